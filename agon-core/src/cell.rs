@@ -1,0 +1,395 @@
+//! Cells of the 91-cell board, their names, cube coordinates, rings and neighbours.
+//!
+//! A cell is stored as its bit index in an 11x11 axial embedding:
+//! `index = 11 * (q + 5) + (5 - r)`, with `q` the file (a..l = -5..5) and `r` the second
+//! cube coordinate. Within a file the index grows with the rank, so the natural order of
+//! indices is the (file, rank) order that notation uses. The six neighbour directions are
+//! fixed offsets of the index, which lets [`crate::Bitboard`] move whole sets of cells with
+//! one shift.
+
+use crate::Bitboard;
+use std::fmt;
+use std::str::FromStr;
+
+/// File letters, a..l without j, for q = -5..5.
+pub const FILE_LETTERS: [u8; 11] = *b"abcdefghikl";
+
+/// Width of the axial embedding.
+const WIDTH: i32 = 11;
+
+/// One cell of the board (always a real cell: there is no way to build an off-board one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+/// One of the six neighbour directions, in the order RULES.md lists them:
+/// `(+1,-1,0) (+1,0,-1) (0,+1,-1) (-1,+1,0) (-1,0,+1) (0,-1,+1)` in cube coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Direction(u8);
+
+impl Direction {
+    /// All six directions; `ALL[i]` and `ALL[i + 3]` are opposite.
+    pub const ALL: [Direction; 6] = [
+        Direction(0),
+        Direction(1),
+        Direction(2),
+        Direction(3),
+        Direction(4),
+        Direction(5),
+    ];
+
+    /// The index of the direction, 0..6.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The opposite direction.
+    #[inline]
+    pub const fn opposite(self) -> Direction {
+        Direction((self.0 + 3) % 6)
+    }
+
+    /// The cube offset `(dq, dr, ds)`.
+    pub const fn cube(self) -> (i32, i32, i32) {
+        match self.0 {
+            0 => (1, -1, 0),
+            1 => (1, 0, -1),
+            2 => (0, 1, -1),
+            3 => (-1, 1, 0),
+            4 => (-1, 0, 1),
+            _ => (0, -1, 1),
+        }
+    }
+
+    /// The change of the cell index when stepping in this direction.
+    #[inline]
+    pub const fn offset(self) -> i32 {
+        let (dq, dr, _) = self.cube();
+        dq * WIDTH - dr
+    }
+}
+
+const fn in_board(q: i32, r: i32) -> bool {
+    let s = -q - r;
+    q >= -5 && q <= 5 && r >= -5 && r <= 5 && s >= -5 && s <= 5
+}
+
+const fn abs(x: i32) -> i32 {
+    if x < 0 {
+        -x
+    } else {
+        x
+    }
+}
+
+const fn max3(a: i32, b: i32, c: i32) -> i32 {
+    let m = if a > b { a } else { b };
+    if m > c {
+        m
+    } else {
+        c
+    }
+}
+
+/// Marker in the neighbour table for "no cell there".
+const NONE: u8 = u8::MAX;
+
+/// Precomputed geometry, built at compile time.
+pub(crate) struct Geometry {
+    /// Ring of every index (255 for off-board indices).
+    pub ring: [u8; 128],
+    /// Neighbour index in each direction, or `NONE`.
+    pub neighbor: [[u8; 6]; 128],
+    /// The two neighbours on the same ring (ring >= 1), or `NONE`.
+    pub ring_neighbors: [[u8; 2]; 128],
+    /// All 91 cells.
+    pub all: u128,
+    /// Cells of each ring.
+    pub rings: [u128; 6],
+    /// Cells `c` such that `c - d` is on the board: where a translated bit may land.
+    pub translate_dest: [u128; 6],
+    /// Cells `c` whose neighbour in direction `d` exists and is not farther out.
+    pub step_source: [u128; 6],
+    /// Cells `c` whose neighbour in direction `d` is on the same ring (ring >= 1).
+    pub same_ring: [u128; 6],
+}
+
+const fn index_of(q: i32, r: i32) -> usize {
+    (WIDTH * (q + 5) + (5 - r)) as usize
+}
+
+const fn build_geometry() -> Geometry {
+    let mut g = Geometry {
+        ring: [u8::MAX; 128],
+        neighbor: [[NONE; 6]; 128],
+        ring_neighbors: [[NONE; 2]; 128],
+        all: 0,
+        rings: [0; 6],
+        translate_dest: [0; 6],
+        step_source: [0; 6],
+        same_ring: [0; 6],
+    };
+    let mut q = -5;
+    while q <= 5 {
+        let mut r = -5;
+        while r <= 5 {
+            if in_board(q, r) {
+                let i = index_of(q, r);
+                let ring = max3(abs(q), abs(r), abs(q + r));
+                g.ring[i] = ring as u8;
+                g.all |= 1u128 << i;
+                g.rings[ring as usize] |= 1u128 << i;
+            }
+            r += 1;
+        }
+        q += 1;
+    }
+    let mut q = -5;
+    while q <= 5 {
+        let mut r = -5;
+        while r <= 5 {
+            if in_board(q, r) {
+                let i = index_of(q, r);
+                let mut d = 0;
+                let mut k = 0;
+                while d < 6 {
+                    let (dq, dr, _) = Direction(d as u8).cube();
+                    let (nq, nr) = (q + dq, r + dr);
+                    if in_board(nq, nr) {
+                        let n = index_of(nq, nr);
+                        g.neighbor[i][d] = n as u8;
+                        g.translate_dest[d] |= 1u128 << n;
+                        if g.ring[n] <= g.ring[i] {
+                            g.step_source[d] |= 1u128 << i;
+                        }
+                        if g.ring[n] == g.ring[i] && g.ring[i] >= 1 {
+                            g.same_ring[d] |= 1u128 << i;
+                            g.ring_neighbors[i][k] = n as u8;
+                            k += 1;
+                        }
+                    }
+                    d += 1;
+                }
+            }
+            r += 1;
+        }
+        q += 1;
+    }
+    g
+}
+
+pub(crate) static GEOMETRY: Geometry = build_geometry();
+
+impl Cell {
+    /// The throne, `f6`, the centre cell.
+    pub const THRONE: Cell = Cell(index_of(0, 0) as u8);
+
+    /// Every cell in (file, rank) order.
+    pub fn all() -> impl Iterator<Item = Cell> {
+        Bitboard::ALL.into_iter()
+    }
+
+    /// The cell at cube coordinates `(q, r, -q-r)`, if it is on the board.
+    pub const fn from_axial(q: i32, r: i32) -> Option<Cell> {
+        if in_board(q, r) {
+            Some(Cell(index_of(q, r) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The cell with this bit index, if it is a real cell.
+    #[inline]
+    pub const fn from_index(index: u8) -> Option<Cell> {
+        if index < 128 && GEOMETRY.ring[index as usize] != u8::MAX {
+            Some(Cell(index))
+        } else {
+            None
+        }
+    }
+
+    /// Builds a cell from an index known to be valid (internal fast path).
+    #[inline]
+    pub(crate) const fn from_index_unchecked(index: u8) -> Cell {
+        Cell(index)
+    }
+
+    /// The bit index of the cell in the 11x11 axial embedding (0..121, with holes).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The single-bit set holding this cell.
+    #[inline]
+    pub const fn bit(self) -> Bitboard {
+        Bitboard(1u128 << self.0)
+    }
+
+    /// The file coordinate `q` (-5 for file a, 5 for file l).
+    pub const fn q(self) -> i32 {
+        self.0 as i32 / WIDTH - 5
+    }
+
+    /// The cube coordinate `r`.
+    pub const fn r(self) -> i32 {
+        5 - self.0 as i32 % WIDTH
+    }
+
+    /// The cube coordinate `s = -q - r`.
+    pub const fn s(self) -> i32 {
+        -self.q() - self.r()
+    }
+
+    /// Cube coordinates `(q, r, s)`.
+    pub const fn cube(self) -> (i32, i32, i32) {
+        (self.q(), self.r(), self.s())
+    }
+
+    /// The file letter, `a`..`l` (no `j`).
+    pub const fn file_letter(self) -> char {
+        FILE_LETTERS[(self.q() + 5) as usize] as char
+    }
+
+    /// The rank, 1 at the bottom of the file.
+    pub const fn rank(self) -> u8 {
+        let q = self.q();
+        let top = if 5 < 5 - q { 5 } else { 5 - q };
+        (top - self.r() + 1) as u8
+    }
+
+    /// The ring: 0 for the throne, 5 for the outer ring.
+    #[inline]
+    pub const fn ring(self) -> u8 {
+        GEOMETRY.ring[self.0 as usize]
+    }
+
+    /// The neighbour in a direction, if there is one.
+    #[inline]
+    pub const fn neighbor(self, direction: Direction) -> Option<Cell> {
+        let n = GEOMETRY.neighbor[self.0 as usize][direction.0 as usize];
+        if n == NONE {
+            None
+        } else {
+            Some(Cell(n))
+        }
+    }
+
+    /// All neighbours (2 to 6 of them).
+    pub fn neighbors(self) -> impl Iterator<Item = Cell> {
+        Direction::ALL
+            .into_iter()
+            .filter_map(move |d| self.neighbor(d))
+    }
+
+    /// The two neighbours on the same ring, for cells of ring 1 and beyond.
+    pub fn ring_neighbors(self) -> Option<[Cell; 2]> {
+        let [a, b] = GEOMETRY.ring_neighbors[self.0 as usize];
+        if a == NONE {
+            None
+        } else {
+            Some([Cell(a), Cell(b)])
+        }
+    }
+
+    /// The cell diametrically opposite (a half turn about the throne).
+    pub const fn opposite(self) -> Cell {
+        Cell(index_of(-self.q(), -self.r()) as u8)
+    }
+
+    /// The distance in steps between two cells, ignoring pieces and rings.
+    pub const fn distance(self, other: Cell) -> u8 {
+        max3(
+            abs(self.q() - other.q()),
+            abs(self.r() - other.r()),
+            abs(self.s() - other.s()),
+        ) as u8
+    }
+
+    /// Parses a cell name strictly: a lower-case file letter (`a`..`l`, no `j`) and a rank
+    /// without leading zeros that exists in that file.
+    pub fn parse(name: &str) -> Result<Cell, ParseCellError> {
+        name.parse()
+    }
+}
+
+/// Why a text is not a cell name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseCellError {
+    /// The offending text.
+    pub text: String,
+    /// What was wrong.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for ParseCellError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a cell: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for ParseCellError {}
+
+impl FromStr for Cell {
+    type Err = ParseCellError;
+
+    fn from_str(text: &str) -> Result<Cell, ParseCellError> {
+        let error = |reason| ParseCellError {
+            text: text.to_string(),
+            reason,
+        };
+        let bytes = text.as_bytes();
+        let Some((&file, digits)) = bytes.split_first() else {
+            return Err(error("empty cell name"));
+        };
+        let Some(q) = FILE_LETTERS.iter().position(|&l| l == file) else {
+            return Err(error(if file.is_ascii_uppercase() {
+                "files are lower-case letters a-l"
+            } else {
+                "files are a b c d e f g h i k l (there is no j)"
+            }));
+        };
+        if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
+            return Err(error("a rank is a number from 1 to 11"));
+        }
+        if digits[0] == b'0' {
+            return Err(error("ranks start at 1 and have no leading zero"));
+        }
+        let rank: i32 = digits
+            .iter()
+            .fold(0, |acc, &d| acc * 10 + (d - b'0') as i32);
+        let q = q as i32 - 5;
+        let top = 5.min(5 - q);
+        let r = top + 1 - rank;
+        match Cell::from_axial(q, r) {
+            Some(cell) => Ok(cell),
+            None => Err(error(match FILE_LETTERS[(q + 5) as usize] {
+                b'a' | b'l' => "files a and l have ranks 1-6",
+                b'b' | b'k' => "files b and k have ranks 1-7",
+                b'c' | b'i' => "files c and i have ranks 1-8",
+                b'd' | b'h' => "files d and h have ranks 1-9",
+                b'e' | b'g' => "files e and g have ranks 1-10",
+                _ => "file f has ranks 1-11",
+            })),
+        }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file_letter(), self.rank())
+    }
+}
+
+impl serde::Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Cell {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Cell, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,234 @@
+//! A game: a start position, the actions played, repetition history and the outcome,
+//! adjudicated after every action in the order of RULES.md section 6.
+
+use crate::outcome::{GameResult, Outcome, Termination};
+use crate::{Action, Bitboard, IllegalAction, Position, Rules};
+
+/// Counts how often each position hash occurs, approximately (a counting filter keyed by
+/// the hash's low bits), so that the exact history scan runs only when a repetition is
+/// possible. Constant time per action whatever the game's length.
+#[derive(Clone)]
+struct RepetitionFilter {
+    counts: Box<[u16; RepetitionFilter::SIZE]>,
+}
+
+impl RepetitionFilter {
+    const SIZE: usize = 4096;
+
+    fn new() -> RepetitionFilter {
+        RepetitionFilter {
+            counts: Box::new([0; RepetitionFilter::SIZE]),
+        }
+    }
+
+    #[inline]
+    fn slot(hash: u64) -> usize {
+        (hash as usize) & (RepetitionFilter::SIZE - 1)
+    }
+
+    /// Adds a hash and returns the (over-)estimate of its occurrences.
+    #[inline]
+    fn add(&mut self, hash: u64) -> u16 {
+        let c = &mut self.counts[RepetitionFilter::slot(hash)];
+        *c = c.saturating_add(1);
+        *c
+    }
+
+    #[inline]
+    fn remove(&mut self, hash: u64) {
+        let c = &mut self.counts[RepetitionFilter::slot(hash)];
+        *c = c.saturating_sub(1);
+    }
+}
+
+/// One played action and what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The action.
+    pub action: Action,
+    /// The pieces it captured (suicide included).
+    pub captures: Bitboard,
+}
+
+/// A game in progress or finished.
+#[derive(Clone)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    /// Positions before each ply, for undo and exact repetition checks.
+    before: Vec<Position>,
+    plies: Vec<Ply>,
+    filter: RepetitionFilter,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game from the start position of a rule set.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(Position::start(rules))
+    }
+
+    /// A new game from any position. If the side that moved last already has a formation,
+    /// or the side to move has no legal action, the game starts finished.
+    pub fn from_position(start: Position) -> Game {
+        let mut filter = RepetitionFilter::new();
+        filter.add(start.hash());
+        let mut game = Game {
+            start,
+            position: start,
+            before: Vec::new(),
+            plies: Vec::new(),
+            filter,
+            outcome: None,
+        };
+        let last_mover = !start.to_move();
+        game.outcome = formation_outcome(&start, last_mover).or_else(|| no_move_outcome(&start));
+        game
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    #[inline]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> Rules {
+        self.position.rules()
+    }
+
+    /// The plies played so far.
+    pub fn plies(&self) -> &[Ply] {
+        &self.plies
+    }
+
+    /// The number of plies played.
+    #[inline]
+    pub fn ply_count(&self) -> usize {
+        self.plies.len()
+    }
+
+    /// How the game ended, if it has.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The result so far (`*` while the game goes on).
+    pub fn result(&self) -> GameResult {
+        self.outcome.map_or(GameResult::Unfinished, |o| o.result)
+    }
+
+    /// The position before ply `index` (0-based); `index == ply_count()` is the current one.
+    pub fn position_before(&self, index: usize) -> Option<&Position> {
+        if index == self.plies.len() {
+            Some(&self.position)
+        } else {
+            self.before.get(index)
+        }
+    }
+
+    /// Checks and plays an action; returns the captured cells.
+    pub fn play(&mut self, action: Action) -> Result<Bitboard, IllegalAction> {
+        if self.outcome.is_some() {
+            return Err(IllegalAction::GameOver);
+        }
+        self.position.check(action)?;
+        Ok(self.play_unchecked(action))
+    }
+
+    /// Plays an action known to be legal (the search fast path) and adjudicates.
+    pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
+        debug_assert!(self.outcome.is_none());
+        debug_assert!(self.position.is_legal(action), "illegal {action}");
+        let mover = self.position.to_move();
+        self.before.push(self.position);
+        let captures = self.position.play_unchecked(action);
+        self.plies.push(Ply { action, captures });
+        let estimate = self.filter.add(self.position.hash());
+        self.outcome = formation_outcome(&self.position, mover)
+            .or_else(|| self.repetition_outcome(estimate))
+            .or_else(|| double_pass_outcome(&self.position))
+            .or_else(|| no_move_outcome(&self.position));
+        captures
+    }
+
+    /// Takes back the last ply. Returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Ply> {
+        let ply = self.plies.pop()?;
+        self.filter.remove(self.position.hash());
+        self.position = self.before.pop().expect("one position per ply");
+        self.outcome = None;
+        Some(ply)
+    }
+
+    /// Ends the game as a draw by a harness's ply limit (termination `move-limit`).
+    pub fn adjudicate_move_limit(&mut self) {
+        if self.outcome.is_none() {
+            self.outcome = Some(Outcome {
+                result: GameResult::Draw,
+                termination: Termination::MoveLimit,
+            });
+        }
+    }
+
+    /// How many times the current position has occurred in this game (itself included).
+    pub fn occurrences(&self) -> usize {
+        let now = &self.position;
+        1 + self
+            .before
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|p| *p == now)
+            .count()
+    }
+
+    fn repetition_outcome(&self, estimate: u16) -> Option<Outcome> {
+        let limit = self.position.rules().repetition? as usize;
+        if (estimate as usize) < limit || self.occurrences() < limit {
+            return None;
+        }
+        Some(Outcome {
+            result: GameResult::Draw,
+            termination: Termination::Repetition,
+        })
+    }
+}
+
+fn formation_outcome(position: &Position, mover: crate::Side) -> Option<Outcome> {
+    position.formation(mover).map(|wins| Outcome {
+        result: GameResult::win_for(if wins { mover } else { !mover }),
+        termination: if wins {
+            Termination::Formation
+        } else {
+            Termination::SixGuards
+        },
+    })
+}
+
+fn double_pass_outcome(position: &Position) -> Option<Outcome> {
+    (position.rules().forced_pass() && position.passes() >= 2).then_some(Outcome {
+        result: GameResult::Draw,
+        termination: Termination::DoublePass,
+    })
+}
+
+fn no_move_outcome(position: &Position) -> Option<Outcome> {
+    (!position.has_legal_action()).then(|| Outcome {
+        result: GameResult::win_for(!position.to_move()),
+        termination: Termination::NoMoves,
+    })
+}

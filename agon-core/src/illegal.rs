@@ -1,0 +1,296 @@
+//! Why an action is illegal, in words a player understands. This is the one place that
+//! explains the rules; its verdicts always agree with [`Position::generate_legal`].
+
+use crate::position::Phase;
+use crate::rules::Opening;
+use crate::{Action, Cell, PieceKind, Position, Side};
+use std::fmt;
+
+/// The reason an action is not legal in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalAction {
+    /// The game is already over.
+    GameOver,
+    /// Pieces are still in hand: the action must be a placement.
+    PlacementDue {
+        /// The side to move.
+        side: Side,
+        /// The kind that must be placed next.
+        kind: PieceKind,
+    },
+    /// A captured piece must be relocated first.
+    RelocationDue {
+        /// The side to move.
+        side: Side,
+        /// Where its captured piece (the queen, if she is captured) stands.
+        cell: Cell,
+        /// The kind of that piece.
+        kind: PieceKind,
+    },
+    /// A placement was played when nothing is in hand.
+    NothingInHand,
+    /// The queen must be placed before any guard.
+    QueenPlacedFirst,
+    /// Placements go on empty outer-ring cells.
+    PlacementOffOuterRing(Cell),
+    /// Under `opening=placement-opposed`, Black's queen goes opposite White's.
+    PlacementOpposed {
+        /// The cell required.
+        required: Cell,
+    },
+    /// Nothing stands on the cell.
+    NoPiece(Cell),
+    /// The piece on the cell belongs to the other side.
+    NotYourPiece(Cell),
+    /// A captured piece cannot step.
+    CapturedCannotStep(Cell),
+    /// The piece to relocate is not captured.
+    NotCaptured(Cell),
+    /// The destination is occupied.
+    Occupied(Cell),
+    /// Steps go to an adjacent cell.
+    NotAdjacent {
+        /// Origin.
+        from: Cell,
+        /// Destination.
+        to: Cell,
+    },
+    /// Steps never go outward.
+    Outward {
+        /// Origin.
+        from: Cell,
+        /// Destination.
+        to: Cell,
+    },
+    /// Only a queen may enter the throne.
+    GuardOnThrone,
+    /// The destination lies between two active enemy pieces.
+    Intervention {
+        /// Destination.
+        to: Cell,
+        /// The side whose pieces surround it.
+        enemy: Side,
+    },
+    /// A captured guard is relocated to the outer ring only.
+    GuardRelocationOffOuterRing(Cell),
+    /// `relocate-throne=forbidden`.
+    RelocateToThroneForbidden,
+    /// `queen-relocated-by=opponent`: the chooser may not put the queen between its pieces.
+    ChooserSurrounds {
+        /// Destination.
+        to: Cell,
+        /// The choosing side.
+        chooser: Side,
+    },
+    /// Passing is not allowed now.
+    PassNotAllowed,
+}
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use IllegalAction::*;
+        match self {
+            GameOver => write!(f, "the game is over"),
+            PlacementDue { side, kind } => write!(
+                f,
+                "the placement opening is not finished: {side} must place its {} (like `{}@a1`)",
+                kind.name(),
+                kind.letter()
+            ),
+            RelocationDue { side, cell, kind } => write!(
+                f,
+                "a relocation is due: {side}'s captured {} on {cell} must be relocated first",
+                kind.name()
+            ),
+            NothingInHand => write!(f, "no piece is left in hand to place"),
+            QueenPlacedFirst => write!(f, "the queen must be placed before any guard"),
+            PlacementOffOuterRing(c) => write!(
+                f,
+                "{c} is not an empty cell of the outer ring, where pieces are placed"
+            ),
+            PlacementOpposed { required } => write!(
+                f,
+                "with opening=placement-opposed Black's queen must go on {required}, opposite White's"
+            ),
+            NoPiece(c) => write!(f, "there is no piece on {c}"),
+            NotYourPiece(c) => write!(f, "the piece on {c} belongs to the opponent"),
+            CapturedCannotStep(c) => write!(
+                f,
+                "the piece on {c} is captured; it can only be relocated (like `{c}@a1`)"
+            ),
+            NotCaptured(c) => write!(f, "the piece on {c} is not captured, so it cannot be relocated"),
+            Occupied(c) => write!(f, "{c} is occupied"),
+            NotAdjacent { from, to } => write!(f, "{to} is not next to {from}"),
+            Outward { from, to } => write!(
+                f,
+                "pieces never step outward ({from} is on ring {}, {to} on ring {})",
+                from.ring(),
+                to.ring()
+            ),
+            GuardOnThrone => write!(f, "guards may not enter the throne"),
+            Intervention { to, enemy } => write!(f, "{to} lies between two {enemy} pieces"),
+            GuardRelocationOffOuterRing(c) => write!(
+                f,
+                "a captured guard is relocated to an empty outer-ring cell, and {c} is on ring {}",
+                c.ring()
+            ),
+            RelocateToThroneForbidden => write!(
+                f,
+                "with relocate-throne=forbidden a relocated queen may not go on the throne"
+            ),
+            ChooserSurrounds { to, chooser } => write!(
+                f,
+                "{chooser} chooses where the queen goes and may not put her on {to}, between two {chooser} pieces"
+            ),
+            PassNotAllowed => write!(
+                f,
+                "passing is only allowed with touch-move=on, on a turn with no relocation due"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalAction {}
+
+pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAction> {
+    use IllegalAction::*;
+    let rules = position.rules();
+    let me = position.to_move();
+    let opp = !me;
+    let phase = position.phase();
+    let between_opp_active = || position.between(position.active(opp));
+    match (phase, action) {
+        (Phase::Placement, Action::Place { kind, to }) => {
+            if position.in_hand(me, kind) == 0 {
+                return Err(NothingInHand);
+            }
+            if kind == PieceKind::Guard && position.in_hand(me, PieceKind::Queen) > 0 {
+                return Err(QueenPlacedFirst);
+            }
+            if to.ring() != 5 || position.piece_at(to).is_some() {
+                return Err(PlacementOffOuterRing(to));
+            }
+            if kind == PieceKind::Queen
+                && me == Side::Black
+                && rules.opening == Opening::PlacementOpposed
+            {
+                if let Some(q) = position.queen(Side::White) {
+                    if to != q.opposite() {
+                        return Err(PlacementOpposed {
+                            required: q.opposite(),
+                        });
+                    }
+                }
+            }
+            Ok(())
+        }
+        (Phase::Placement, _) => Err(PlacementDue {
+            side: me,
+            kind: if position.in_hand(me, PieceKind::Queen) > 0 {
+                PieceKind::Queen
+            } else {
+                PieceKind::Guard
+            },
+        }),
+        (_, Action::Place { .. }) => Err(NothingInHand),
+        (Phase::Relocation, Action::Relocate { from, to }) => {
+            let mine_captured = position.side_pieces(me) & position.captured();
+            let due_queen = position.pieces(me, PieceKind::Queen) & mine_captured;
+            let piece = position.piece_at(from).ok_or(NoPiece(from))?;
+            if piece.side != me {
+                return Err(NotYourPiece(from));
+            }
+            if !piece.captured {
+                return Err(NotCaptured(from));
+            }
+            if let Some(q) = due_queen.first() {
+                if q != from {
+                    return Err(RelocationDue {
+                        side: me,
+                        cell: q,
+                        kind: PieceKind::Queen,
+                    });
+                }
+            }
+            if position.piece_at(to).is_some() {
+                return Err(Occupied(to));
+            }
+            let restricted = rules.intervention == crate::rules::Intervention::Forbidden
+                && rules.relocations_interact();
+            if piece.kind == PieceKind::Queen {
+                if to == Cell::THRONE && !rules.relocate_to_throne {
+                    return Err(RelocateToThroneForbidden);
+                }
+                if rules.queen_relocated_by_opponent && between_opp_active().contains(to) {
+                    return Err(ChooserSurrounds { to, chooser: opp });
+                }
+            } else if to.ring() != 5 {
+                return Err(GuardRelocationOffOuterRing(to));
+            }
+            if restricted && between_opp_active().contains(to) {
+                return Err(Intervention { to, enemy: opp });
+            }
+            Ok(())
+        }
+        (Phase::Relocation, _) => {
+            let mine_captured = position.side_pieces(me) & position.captured();
+            let queen = position.pieces(me, PieceKind::Queen) & mine_captured;
+            let (cell, kind) = match queen.first() {
+                Some(q) => (q, PieceKind::Queen),
+                None => (
+                    mine_captured.first().expect("relocation phase"),
+                    PieceKind::Guard,
+                ),
+            };
+            Err(RelocationDue {
+                side: me,
+                cell,
+                kind,
+            })
+        }
+        (Phase::Normal, Action::Relocate { from, .. }) => match position.piece_at(from) {
+            None => Err(NoPiece(from)),
+            Some(p) if p.side != me => Err(NotYourPiece(from)),
+            Some(_) => Err(NotCaptured(from)),
+        },
+        (Phase::Normal, Action::Pass) => {
+            if rules.touch_move || (rules.forced_pass() && position.count_unforced() == 0) {
+                Ok(())
+            } else {
+                Err(PassNotAllowed)
+            }
+        }
+        (Phase::Normal, Action::Step { from, to }) => {
+            let piece = position.piece_at(from).ok_or(NoPiece(from))?;
+            if piece.side != me {
+                return Err(NotYourPiece(from));
+            }
+            if piece.captured {
+                return Err(CapturedCannotStep(from));
+            }
+            if from.distance(to) != 1 {
+                return Err(NotAdjacent { from, to });
+            }
+            if to.ring() > from.ring() {
+                return Err(Outward { from, to });
+            }
+            if position.piece_at(to).is_some() {
+                return Err(Occupied(to));
+            }
+            if to == Cell::THRONE && piece.kind == PieceKind::Guard {
+                return Err(GuardOnThrone);
+            }
+            if rules.intervention == crate::rules::Intervention::Forbidden {
+                let blockers = if rules.captured_pieces_flank() {
+                    position.side_pieces(opp)
+                } else {
+                    position.active(opp)
+                };
+                if position.between(blockers).contains(to) {
+                    return Err(Intervention { to, enemy: opp });
+                }
+            }
+            Ok(())
+        }
+    }
+}

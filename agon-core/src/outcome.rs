@@ -1,0 +1,193 @@
+//! Results and the reasons games end.
+
+use crate::Side;
+use std::fmt;
+use std::str::FromStr;
+
+/// The result of a game, as written in records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+    /// `*`: not over (or stopped without a result).
+    Unfinished,
+}
+
+impl GameResult {
+    /// The result in which `side` wins.
+    pub fn win_for(side: Side) -> GameResult {
+        match side {
+            Side::White => GameResult::WhiteWins,
+            Side::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::WhiteWins => Some(Side::White),
+            GameResult::BlackWins => Some(Side::Black),
+            _ => None,
+        }
+    }
+
+    /// The record token: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub fn token(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    /// White's score: 1, 0 or 0.5 (`None` when unfinished).
+    pub fn white_score(self) -> Option<f64> {
+        match self {
+            GameResult::WhiteWins => Some(1.0),
+            GameResult::BlackWins => Some(0.0),
+            GameResult::Draw => Some(0.5),
+            GameResult::Unfinished => None,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+impl FromStr for GameResult {
+    type Err = String;
+    fn from_str(text: &str) -> Result<GameResult, String> {
+        match text {
+            "1-0" => Ok(GameResult::WhiteWins),
+            "0-1" => Ok(GameResult::BlackWins),
+            "1/2-1/2" => Ok(GameResult::Draw),
+            "*" => Ok(GameResult::Unfinished),
+            _ => Err(format!(
+                "`{text}` is not a result; expected 1-0, 0-1, 1/2-1/2 or *"
+            )),
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Termination {
+    /// A queen on the throne ringed by her six guards: that side wins.
+    Formation,
+    /// Six guards closed the ring without their queen on the throne: that side loses.
+    SixGuards,
+    /// The side to move had no legal action and lost.
+    NoMoves,
+    /// The same position occurred the set number of times: draw.
+    Repetition,
+    /// Two passes in a row under `ludii`: draw.
+    DoublePass,
+    /// Stopped by a harness at a ply limit: adjudicated draw, not a rule draw.
+    MoveLimit,
+    /// A player resigned (records only; the rules did not end the game).
+    Resignation,
+    /// A player lost on time (records only).
+    TimeForfeit,
+    /// The players agreed a draw (records only).
+    Agreement,
+}
+
+impl Termination {
+    /// Every termination, in a stable order.
+    pub const ALL: [Termination; 9] = [
+        Termination::Formation,
+        Termination::SixGuards,
+        Termination::NoMoves,
+        Termination::Repetition,
+        Termination::DoublePass,
+        Termination::MoveLimit,
+        Termination::Resignation,
+        Termination::TimeForfeit,
+        Termination::Agreement,
+    ];
+
+    /// The name used in records and output: `formation`, `six-guards`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Formation => "formation",
+            Termination::SixGuards => "six-guards",
+            Termination::NoMoves => "no-moves",
+            Termination::Repetition => "repetition",
+            Termination::DoublePass => "double-pass",
+            Termination::MoveLimit => "move-limit",
+            Termination::Resignation => "resignation",
+            Termination::TimeForfeit => "time-forfeit",
+            Termination::Agreement => "agreement",
+        }
+    }
+
+    /// Whether the rules themselves end a game this way (as opposed to a player or a
+    /// harness stopping it).
+    pub fn is_rule_ending(self) -> bool {
+        matches!(
+            self,
+            Termination::Formation
+                | Termination::SixGuards
+                | Termination::NoMoves
+                | Termination::Repetition
+                | Termination::DoublePass
+        )
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Termination {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Termination, String> {
+        Termination::ALL
+            .into_iter()
+            .find(|t| t.name() == text)
+            .ok_or_else(|| {
+                format!(
+                    "`{text}` is not a termination; expected one of {}",
+                    Termination::ALL.map(Termination::name).join(", ")
+                )
+            })
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Who won, or a draw.
+    pub result: GameResult,
+    /// Why.
+    pub termination: Termination,
+}
+
+macro_rules! serde_via_string {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$t, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+serde_via_string!(GameResult);
+serde_via_string!(Termination);

@@ -1,0 +1,756 @@
+//! The position: pieces on cells, captured marks, pieces in hand, side to move, rules.
+//!
+//! A [`Position`] is a small `Copy` value (a few `u128` sets), so search can copy it freely.
+//! It knows every rule that depends on the board alone: legal actions, applying an action
+//! with its captures, and formations. Rules that need the game's history (repetition) live
+//! in [`crate::Game`].
+
+use crate::illegal::IllegalAction;
+use crate::rules::{CaptureMode, Intervention, Opening};
+use crate::zobrist::{hand_key, piece_key, side_key};
+use crate::{Action, ActionList, Bitboard, Cell, Direction, Piece, PieceKind, Rules, Side};
+use std::fmt;
+
+/// A position of Agon under a rule set.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    /// Every piece of each side, captured or not.
+    sides: [Bitboard; 2],
+    /// The queens of both sides.
+    queens: Bitboard,
+    /// Captured pieces of both sides.
+    captured: Bitboard,
+    /// Pieces in hand: `[side][kind]`.
+    in_hand: [[u8; 2]; 2],
+    to_move: Side,
+    /// Consecutive passes just played (for the `ludii` double-pass draw).
+    passes: u8,
+    rules: Rules,
+    hash: u64,
+}
+
+/// Equality is the repetition rule's: every cell's content, pieces in hand and the side to
+/// move. Rules and the pass counter are not compared.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.sides == other.sides
+            && self.queens == other.queens
+            && self.captured == other.captured
+            && self.in_hand == other.in_hand
+            && self.to_move == other.to_move
+    }
+}
+
+impl Eq for Position {}
+
+/// What the side to move must do now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Place a piece from hand (placement openings).
+    Placement,
+    /// Relocate a captured piece.
+    Relocation,
+    /// Step (or pass where the rules allow).
+    Normal,
+}
+
+/// The legal actions of a position as sets of cells, computed once and then either counted
+/// or expanded into a list.
+enum Choices {
+    Placement {
+        kind: PieceKind,
+        to: Bitboard,
+    },
+    Relocation {
+        from: Bitboard,
+        to: Bitboard,
+    },
+    Normal {
+        /// Destinations of guard steps in each direction.
+        guard_to: [Bitboard; 6],
+        queen: Option<Cell>,
+        queen_to: Bitboard,
+        pass: bool,
+    },
+}
+
+impl Position {
+    /// The start position of a rule set: the standard start, or an empty board with every
+    /// piece in hand for the placement openings.
+    pub fn start(rules: Rules) -> Position {
+        let mut position = Position::empty(rules, Side::White);
+        if rules.has_placement() {
+            for side in Side::BOTH {
+                position.set_in_hand(side, PieceKind::Queen, 1);
+                position.set_in_hand(side, PieceKind::Guard, 6);
+            }
+        } else {
+            let cells = |names: &[&str]| -> Vec<Cell> {
+                names
+                    .iter()
+                    .map(|n| Cell::parse(n).expect("start cell"))
+                    .collect()
+            };
+            let white_guards = cells(&["b1", "k1", "a5", "l5", "d9", "h9"]);
+            let black_guards = cells(&["d1", "h1", "a2", "l2", "b7", "k7"]);
+            position.put(cells(&["f1"])[0], Side::White, PieceKind::Queen, false);
+            position.put(cells(&["f11"])[0], Side::Black, PieceKind::Queen, false);
+            for c in white_guards {
+                position.put(c, Side::White, PieceKind::Guard, false);
+            }
+            for c in black_guards {
+                position.put(c, Side::Black, PieceKind::Guard, false);
+            }
+        }
+        position
+    }
+
+    /// An empty board with nothing in hand (a starting point for building positions; not a
+    /// legal game position until pieces are added).
+    pub fn empty(rules: Rules, to_move: Side) -> Position {
+        let mut position = Position {
+            sides: [Bitboard::EMPTY; 2],
+            queens: Bitboard::EMPTY,
+            captured: Bitboard::EMPTY,
+            in_hand: [[0; 2]; 2],
+            to_move: Side::White,
+            passes: 0,
+            rules,
+            hash: 0,
+        };
+        position.set_to_move(to_move);
+        position
+    }
+
+    // ----- building (unchecked) -----
+
+    /// Puts a piece on an empty cell (building positions; no rule is checked here, use
+    /// [`Position::validate`] afterwards).
+    pub fn put(&mut self, cell: Cell, side: Side, kind: PieceKind, captured: bool) {
+        debug_assert!(self.piece_at(cell).is_none());
+        self.sides[side.index()] |= cell.bit();
+        if kind == PieceKind::Queen {
+            self.queens |= cell.bit();
+        }
+        if captured {
+            self.captured |= cell.bit();
+        }
+        self.hash ^= piece_key(side, kind, captured, cell);
+    }
+
+    /// Removes whatever stands on a cell.
+    pub fn remove(&mut self, cell: Cell) -> Option<Piece> {
+        let piece = self.piece_at(cell)?;
+        self.hash ^= piece_key(piece.side, piece.kind, piece.captured, cell);
+        let mask = !cell.bit();
+        self.sides[piece.side.index()] &= mask;
+        self.queens &= mask;
+        self.captured &= mask;
+        Some(piece)
+    }
+
+    /// Sets how many pieces of a kind a side holds in hand.
+    pub fn set_in_hand(&mut self, side: Side, kind: PieceKind, count: u8) {
+        let slot = &mut self.in_hand[side.index()][kind.index()];
+        self.hash ^= hand_key(side, kind, *slot) ^ hand_key(side, kind, count.min(7));
+        *slot = count.min(7);
+    }
+
+    /// Sets the side to move.
+    pub fn set_to_move(&mut self, side: Side) {
+        if self.to_move != side {
+            self.hash ^= side_key();
+            self.to_move = side;
+        }
+    }
+
+    /// Sets the number of consecutive passes just played (only `ludii` reads it).
+    pub fn set_passes(&mut self, passes: u8) {
+        self.passes = passes;
+    }
+
+    /// Checks that the position could arise in a game: piece counts, no guard on the
+    /// throne, pieces in hand only in a placement opening and consistent with alternation.
+    /// Returns every problem found.
+    pub fn validate(&self) -> Result<(), Vec<String>> {
+        let mut problems = Vec::new();
+        for side in Side::BOTH {
+            for kind in [PieceKind::Queen, PieceKind::Guard] {
+                let on_board = self.pieces(side, kind).count() as u8;
+                let in_hand = self.in_hand(side, kind);
+                let expected = kind.count_per_side();
+                if on_board + in_hand != expected {
+                    problems.push(format!(
+                        "{side} has {on_board} {kind}{} on the board and {in_hand} in hand; \
+                         expected {expected} in all",
+                        if on_board == 1 { "" } else { "s" },
+                        kind = kind.name()
+                    ));
+                }
+            }
+        }
+        if (self.sides[0] & self.sides[1]).any() {
+            problems.push("a cell holds pieces of both sides".into());
+        }
+        if (Bitboard::THRONE & self.occupied() & !self.queens).any() {
+            problems.push("a guard stands on the throne f6 (only a queen may)".into());
+        }
+        let in_hand_total: u8 = self.in_hand.iter().flatten().sum();
+        if in_hand_total > 0 {
+            if !self.rules.has_placement() {
+                problems.push(format!(
+                    "pieces in hand need a placement opening, but the rules are `{}`",
+                    self.rules
+                ));
+            }
+            if self.captured.any() {
+                problems.push("no piece can be captured during the placement opening".into());
+            }
+            if (self.occupied() & !Bitboard::OUTER).any() {
+                problems
+                    .push("during the placement opening every piece is on the outer ring".into());
+            }
+            let placed = |side: Side| 7 - self.in_hand[side.index()].iter().sum::<u8>();
+            let (w, b) = (placed(Side::White), placed(Side::Black));
+            let expected_mover = if w == b { Side::White } else { Side::Black };
+            if !(w == b || w == b + 1) || expected_mover != self.to_move {
+                problems.push(format!(
+                    "placements alternate from White: with {w} White and {b} Black pieces \
+                     placed, {expected_mover} would be to move"
+                ));
+            }
+            for side in Side::BOTH {
+                if self.in_hand(side, PieceKind::Queen) == 1
+                    && self.in_hand(side, PieceKind::Guard) < 6
+                {
+                    problems.push(format!("{side} placed a guard before its queen"));
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    // ----- reading -----
+
+    /// The rule set.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The side whose turn it is.
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The Zobrist hash (equal positions have equal hashes).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Consecutive passes just played.
+    #[inline]
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
+    /// The piece on a cell, if any.
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        let side = if self.sides[0].contains(cell) {
+            Side::White
+        } else if self.sides[1].contains(cell) {
+            Side::Black
+        } else {
+            return None;
+        };
+        Some(Piece {
+            side,
+            kind: if self.queens.contains(cell) {
+                PieceKind::Queen
+            } else {
+                PieceKind::Guard
+            },
+            captured: self.captured.contains(cell),
+        })
+    }
+
+    /// All pieces of a side, captured or not.
+    #[inline]
+    pub fn side_pieces(&self, side: Side) -> Bitboard {
+        self.sides[side.index()]
+    }
+
+    /// Pieces of a side and kind on the board, captured or not.
+    #[inline]
+    pub fn pieces(&self, side: Side, kind: PieceKind) -> Bitboard {
+        match kind {
+            PieceKind::Queen => self.sides[side.index()] & self.queens,
+            PieceKind::Guard => self.sides[side.index()] & !self.queens,
+        }
+    }
+
+    /// Active (not captured) pieces of a side.
+    #[inline]
+    pub fn active(&self, side: Side) -> Bitboard {
+        self.sides[side.index()] & !self.captured
+    }
+
+    /// Captured pieces of both sides.
+    #[inline]
+    pub fn captured(&self) -> Bitboard {
+        self.captured
+    }
+
+    /// Every occupied cell.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.sides[0] | self.sides[1]
+    }
+
+    /// Every empty cell.
+    #[inline]
+    pub fn empty_cells(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    /// The cell of a side's queen, if she is on the board.
+    pub fn queen(&self, side: Side) -> Option<Cell> {
+        self.pieces(side, PieceKind::Queen).first()
+    }
+
+    /// Pieces of a kind a side still holds in hand.
+    #[inline]
+    pub fn in_hand(&self, side: Side, kind: PieceKind) -> u8 {
+        self.in_hand[side.index()][kind.index()]
+    }
+
+    /// What the side to move must do now.
+    pub fn phase(&self) -> Phase {
+        let me = self.to_move.index();
+        if self.in_hand[me][0] + self.in_hand[me][1] > 0 {
+            Phase::Placement
+        } else if (self.sides[me] & self.captured).any() {
+            Phase::Relocation
+        } else {
+            Phase::Normal
+        }
+    }
+
+    /// The side that chooses the current action: the side to move, except when its captured
+    /// queen is due for relocation under `queen-relocated-by=opponent`.
+    pub fn decider(&self) -> Side {
+        if self.queen_relocation_due() {
+            self.rules.queen_chooser(self.to_move)
+        } else {
+            self.to_move
+        }
+    }
+
+    fn queen_relocation_due(&self) -> bool {
+        self.phase() == Phase::Relocation
+            && (self.sides[self.to_move.index()] & self.captured & self.queens).any()
+    }
+
+    /// Cells between two cells of `ends`, under the rule set's capture geometry.
+    #[inline]
+    pub fn between(&self, ends: Bitboard) -> Bitboard {
+        match self.rules.capture {
+            CaptureMode::Line => Bitboard::between_on_lines(ends),
+            CaptureMode::Ring => Bitboard::between_on_rings(ends),
+        }
+    }
+
+    /// The pieces of `side` that make a cell "between" for the intervention rule.
+    #[inline]
+    fn blockers(&self, side: Side) -> Bitboard {
+        if self.rules.captured_pieces_flank() {
+            self.sides[side.index()]
+        } else {
+            self.active(side)
+        }
+    }
+
+    /// The outcome of a formation of `side`: `Some(true)` if it wins (active queen on the
+    /// throne and six active guards around), `Some(false)` if its six active guards close
+    /// the ring without its queen on the throne, `None` otherwise.
+    pub fn formation(&self, side: Side) -> Option<bool> {
+        let guards = self.active(side) & !self.queens;
+        if guards & Bitboard::RING1 != Bitboard::RING1 {
+            return None;
+        }
+        Some((self.active(side) & self.queens & Bitboard::THRONE).any())
+    }
+
+    // ----- legal actions -----
+
+    fn choices(&self) -> Choices {
+        let me = self.to_move;
+        let opp = !me;
+        let empty = self.empty_cells();
+        let rules = &self.rules;
+        match self.phase() {
+            Phase::Placement => {
+                let kind = if self.in_hand(me, PieceKind::Queen) > 0 {
+                    PieceKind::Queen
+                } else {
+                    PieceKind::Guard
+                };
+                let mut to = empty & Bitboard::OUTER;
+                if kind == PieceKind::Queen
+                    && me == Side::Black
+                    && rules.opening == Opening::PlacementOpposed
+                {
+                    to &= match self.queen(Side::White) {
+                        Some(q) => q.opposite().bit(),
+                        None => Bitboard::EMPTY,
+                    };
+                }
+                Choices::Placement { kind, to }
+            }
+            Phase::Relocation => {
+                let mine_captured = self.sides[me.index()] & self.captured;
+                let queen = mine_captured & self.queens;
+                let restricted =
+                    rules.intervention == Intervention::Forbidden && rules.relocations_interact();
+                if queen.any() {
+                    let mut to = empty;
+                    if !rules.relocate_to_throne {
+                        to &= !Bitboard::THRONE;
+                    }
+                    if rules.queen_relocated_by_opponent || restricted {
+                        // The chooser's pieces (the opponent's) may never surround the cell.
+                        to &= !self.between(self.active(opp));
+                    }
+                    Choices::Relocation { from: queen, to }
+                } else {
+                    let mut to = empty & Bitboard::OUTER;
+                    if restricted {
+                        to &= !self.between(self.active(opp));
+                    }
+                    Choices::Relocation {
+                        from: mine_captured,
+                        to,
+                    }
+                }
+            }
+            Phase::Normal => {
+                let mut targets = empty;
+                if rules.intervention == Intervention::Forbidden {
+                    targets &= !self.between(self.blockers(opp));
+                }
+                let active = self.active(me);
+                let guards = active & !self.queens;
+                let guard_targets = targets & !Bitboard::THRONE;
+                let mut guard_to = [Bitboard::EMPTY; 6];
+                let queen = (active & self.queens).first();
+                let mut queen_to = Bitboard::EMPTY;
+                for d in Direction::ALL {
+                    let sources = Bitboard::step_sources(d);
+                    guard_to[d.index()] = (guards & sources).translate(d) & guard_targets;
+                    if let Some(q) = queen {
+                        queen_to |= (q.bit() & sources).translate(d) & targets;
+                    }
+                }
+                Choices::Normal {
+                    guard_to,
+                    queen,
+                    queen_to,
+                    pass: rules.touch_move,
+                }
+            }
+        }
+    }
+
+    /// The number of legal actions (fast: counts sets of cells without listing them).
+    pub fn count_legal(&self) -> usize {
+        let n = self.count_unforced();
+        if n == 0 && self.rules.forced_pass() {
+            1
+        } else {
+            n
+        }
+    }
+
+    /// The number of legal actions other than a forced pass.
+    pub(crate) fn count_unforced(&self) -> usize {
+        match self.choices() {
+            Choices::Placement { to, .. } => to.count() as usize,
+            Choices::Relocation { from, to } => from.count() as usize * to.count() as usize,
+            Choices::Normal {
+                guard_to,
+                queen_to,
+                pass,
+                ..
+            } => {
+                guard_to.iter().map(|b| b.count() as usize).sum::<usize>()
+                    + queen_to.count() as usize
+                    + pass as usize
+            }
+        }
+    }
+
+    /// Whether the side to move has at least one legal action.
+    #[inline]
+    pub fn has_legal_action(&self) -> bool {
+        self.count_legal() > 0
+    }
+
+    /// Writes every legal action into `list` (cleared first).
+    pub fn generate_legal(&self, list: &mut ActionList) {
+        list.clear();
+        match self.choices() {
+            Choices::Placement { kind, to } => {
+                for to in to {
+                    list.push(Action::Place { kind, to });
+                }
+            }
+            Choices::Relocation { from, to } => {
+                for from in from {
+                    for to in to {
+                        list.push(Action::Relocate { from, to });
+                    }
+                }
+            }
+            Choices::Normal {
+                guard_to,
+                queen,
+                queen_to,
+                pass,
+            } => {
+                if let Some(q) = queen {
+                    for to in queen_to {
+                        list.push(Action::Step { from: q, to });
+                    }
+                }
+                for d in Direction::ALL {
+                    let back = d.opposite();
+                    for to in guard_to[d.index()] {
+                        let from = to.neighbor(back).expect("step source is on the board");
+                        list.push(Action::Step { from, to });
+                    }
+                }
+                if pass {
+                    list.push(Action::Pass);
+                }
+            }
+        }
+        if list.is_empty() && self.rules.forced_pass() {
+            list.push(Action::Pass);
+        }
+    }
+
+    /// Every legal action, in (kind, cells) order.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut list = ActionList::new();
+        self.generate_legal(&mut list);
+        let mut actions = list.to_vec();
+        actions.sort();
+        actions
+    }
+
+    /// Whether an action is legal here (the same answer as [`Position::check`]).
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Checks an action, explaining in words why it is illegal.
+    pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
+        crate::illegal::check(self, action)
+    }
+
+    // ----- playing -----
+
+    /// Plays a legal action and returns the cells of the pieces it captured (including the
+    /// arriving piece itself under the suicide rule). The action must be legal
+    /// ([`Position::check`]); this fast path does not check it.
+    pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
+        let me = self.to_move;
+        let mut captures = Bitboard::EMPTY;
+        match action {
+            Action::Step { from, to } => {
+                let kind = self.kind_at(from);
+                self.move_piece(me, kind, from, to);
+                captures = self.resolve_arrival(to);
+                self.passes = 0;
+            }
+            Action::Relocate { from, to } => {
+                let kind = self.kind_at(from);
+                self.hash ^= piece_key(me, kind, true, from) ^ piece_key(me, kind, false, from);
+                self.captured &= !from.bit();
+                self.move_piece(me, kind, from, to);
+                if self.rules.relocations_interact() {
+                    captures = self.resolve_arrival(to);
+                }
+                self.passes = 0;
+            }
+            Action::Place { kind, to } => {
+                self.put(to, me, kind, false);
+                let left = self.in_hand(me, kind) - 1;
+                self.set_in_hand(me, kind, left);
+                self.passes = 0;
+            }
+            Action::Pass => {
+                self.passes = self.passes.saturating_add(1);
+            }
+        }
+        self.to_move = !me;
+        self.hash ^= side_key();
+        captures
+    }
+
+    #[inline]
+    fn kind_at(&self, cell: Cell) -> PieceKind {
+        if self.queens.contains(cell) {
+            PieceKind::Queen
+        } else {
+            PieceKind::Guard
+        }
+    }
+
+    #[inline]
+    fn move_piece(&mut self, side: Side, kind: PieceKind, from: Cell, to: Cell) {
+        let change = from.bit() | to.bit();
+        self.sides[side.index()] ^= change;
+        if kind == PieceKind::Queen {
+            self.queens ^= change;
+        }
+        self.hash ^= piece_key(side, kind, false, from) ^ piece_key(side, kind, false, to);
+    }
+
+    #[inline]
+    fn capture(&mut self, cell: Cell) {
+        let side = if self.sides[0].contains(cell) {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let kind = self.kind_at(cell);
+        self.captured |= cell.bit();
+        self.hash ^= piece_key(side, kind, false, cell) ^ piece_key(side, kind, true, cell);
+    }
+
+    /// Captures made by the piece that just arrived on `at`, then the suicide rule.
+    fn resolve_arrival(&mut self, at: Cell) -> Bitboard {
+        let me = self.to_move;
+        let victims = self.active(!me);
+        let flankers = if self.rules.captured_pieces_flank() {
+            self.sides[me.index()]
+        } else {
+            self.active(me)
+        };
+        let mut captures = Bitboard::EMPTY;
+        match self.rules.capture {
+            CaptureMode::Line => {
+                for d in Direction::ALL {
+                    if let Some(x) = at.neighbor(d) {
+                        if victims.contains(x) {
+                            if let Some(y) = x.neighbor(d) {
+                                if flankers.contains(y) {
+                                    captures |= x.bit();
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            CaptureMode::Ring => {
+                if let Some(ring_neighbors) = at.ring_neighbors() {
+                    for x in ring_neighbors {
+                        if victims.contains(x) {
+                            let [a, b] = x.ring_neighbors().expect("same ring");
+                            let y = if a == at { b } else { a };
+                            if flankers.contains(y) {
+                                captures |= x.bit();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for x in captures {
+            self.capture(x);
+        }
+        if self.rules.intervention == Intervention::Suicide
+            && self.between(self.active(!me)).contains(at)
+        {
+            self.capture(at);
+            captures |= at.bit();
+        }
+        captures
+    }
+
+    /// Recomputes the hash from scratch (the incremental hash must always equal it).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut hash = 0;
+        for cell in self.occupied() {
+            let piece = self.piece_at(cell).expect("occupied");
+            hash ^= piece_key(piece.side, piece.kind, piece.captured, cell);
+        }
+        for side in Side::BOTH {
+            for kind in [PieceKind::Queen, PieceKind::Guard] {
+                hash ^= hand_key(side, kind, self.in_hand(side, kind));
+            }
+        }
+        if self.to_move == Side::Black {
+            hash ^= side_key();
+        }
+        hash
+    }
+
+    /// The position turned by a half turn about the throne with the colours swapped: the
+    /// mirror image that the symmetric start maps to itself.
+    pub fn mirrored(&self) -> Position {
+        let mut mirror = Position::empty(self.rules, !self.to_move);
+        for cell in self.occupied() {
+            let piece = self.piece_at(cell).expect("occupied");
+            mirror.put(cell.opposite(), !piece.side, piece.kind, piece.captured);
+        }
+        for side in Side::BOTH {
+            for kind in [PieceKind::Queen, PieceKind::Guard] {
+                mirror.set_in_hand(!side, kind, self.in_hand(side, kind));
+            }
+        }
+        mirror.passes = self.passes;
+        mirror
+    }
+}
+
+impl fmt::Display for Position {
+    /// A plain picture of the board (the notation crate has the canonical string form).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (1..=11).rev() {
+            let mut line = String::new();
+            for file in crate::cell::FILE_LETTERS {
+                let name = format!("{}{}", file as char, rank);
+                match Cell::parse(&name) {
+                    Ok(cell) => {
+                        let symbol = match self.piece_at(cell) {
+                            None if cell == Cell::THRONE => '^',
+                            None => '.',
+                            Some(p) => {
+                                let c = p.kind.letter();
+                                match (p.side, p.captured) {
+                                    (Side::White, false) => c,
+                                    (Side::Black, false) => c.to_ascii_lowercase(),
+                                    (Side::White, true) => 'X',
+                                    (Side::Black, true) => 'x',
+                                }
+                            }
+                        };
+                        line.push(symbol);
+                    }
+                    Err(_) => line.push(' '),
+                }
+                line.push(' ');
+            }
+            writeln!(f, "{:>2} {}", rank, line.trim_end())?;
+        }
+        write!(f, "   a b c d e f g h i k l   {} to move", self.to_move)
+    }
+}

@@ -1,0 +1,1 @@
+//! Agon game records and position strings (filled by the notation issue).
