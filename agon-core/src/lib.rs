@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 mod action;
+pub mod agents;
 mod bitboard;
 mod cell;
 mod game;
