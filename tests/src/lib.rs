@@ -1,1 +1,4 @@
-//! Shared helpers for the workspace's end-to-end tests (see `tests/tests/`).
+//! Shared helpers for the workspace's end-to-end tests (see `tests/tests/`): an independent
+//! reference implementation of the rules, and readers for the Ludii conformance data.
+
+pub mod reference;
