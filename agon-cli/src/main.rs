@@ -1,5 +1,78 @@
-//! The `agon` command.
-fn main() {
-    eprintln!("agon: not yet implemented");
-    std::process::exit(2);
+//! The `agon` command: play, validate, inspect and draw games of Agon (Queen's Guard).
+//!
+//! A thin layer over `agon-core` (rules) and `agon-notation` (records and position
+//! strings): argument parsing, output formats and files. No rule logic lives here.
+
+#![forbid(unsafe_code)]
+
+mod board_text;
+mod cmd;
+mod diagram;
+mod error;
+mod output;
+mod records;
+mod select;
+mod status;
+
+use clap::{Parser, Subcommand};
+use error::{CliError, EXIT_ERROR};
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  agon show                                 the start position as a picture
+  agon moves                                the legal actions, one per line
+  agon play --black random                  play White against the computer
+  agon validate games/*.agn                 check game records (exit 1 if any is invalid)
+  agon render --record game.agn -o board.png
+  agon perft 4                              count the game tree (engine check)
+Run `agon help COMMAND` for the options and examples of each command.";
+
+/// Play, validate, inspect and draw games of Agon (Queen's Guard).
+#[derive(Parser, Debug)]
+#[command(name = "agon", version, after_help = EXAMPLES, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the legal actions of a position, one per line.
+    #[command(after_help = cmd::moves::EXAMPLES)]
+    Moves(cmd::moves::MovesArgs),
+    /// Show the board of a position as text.
+    #[command(after_help = cmd::show::EXAMPLES)]
+    Show(cmd::show::ShowArgs),
+    /// Count the leaves of the game tree to a depth (engine correctness check).
+    #[command(after_help = cmd::perft::EXAMPLES)]
+    Perft(cmd::perft::PerftArgs),
+    /// Play a game in the terminal, against a person or an agent (scriptable via stdin).
+    #[command(after_help = cmd::play::EXAMPLES)]
+    Play(cmd::play::PlayArgs),
+    /// Draw a board diagram as SVG or PNG.
+    #[command(after_help = cmd::render::EXAMPLES)]
+    Render(cmd::render::RenderArgs),
+}
+
+fn run(cli: &Cli) -> error::CliResult {
+    match &cli.command {
+        Command::Moves(args) => cmd::moves::run(args),
+        Command::Show(args) => cmd::show::run(args),
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Render(args) => cmd::render::run(args),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
 }

@@ -1,0 +1,8 @@
+//! One module per subcommand. Each has its clap `Args`, its `EXAMPLES` for `--help`, and a
+//! `run` that returns the exit code.
+
+pub mod moves;
+pub mod perft;
+pub mod play;
+pub mod render;
+pub mod show;

@@ -1,0 +1,123 @@
+//! `agon moves`: the legal actions of a position, one per line.
+
+use crate::error::CliResult;
+use crate::output::Out;
+use crate::select::PositionArgs;
+use agon_core::{Action, Bitboard, Game};
+use clap::Args;
+use serde::Serialize;
+use std::io::Write;
+
+/// Examples shown after `agon moves --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  agon moves                                 the 27 actions of the standard start
+  agon moves --moves \"h9-g9 b7-c7\"           after some actions
+  agon moves --variant opening=placement     the first placements of a variant
+  agon moves --record game.agn --ply 10      after ply 10 of a record
+  agon moves | wc -l                         how many there are
+  agon moves --moves \"h9-g9 $(agon moves --moves h9-g9 | head -1)\"
+                                             feed an answer back in
+  agon moves --json | jq -r 'select(.captures | length > 0) | .action'
+Captures are annotated after the action (`c1-c2xd1`); --bare leaves them off. Output is
+in a stable order: steps, relocations, placements, pass; then by cells.";
+
+/// Options of `agon moves`.
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    /// One JSON object per action: action, kind, from, to, captures, side (to move)
+    /// and decider (who chooses: differs only under `queen-relocated-by=opponent`).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Leave off the capture annotations (`c1-c2` instead of `c1-c2xd1`).
+    #[arg(long)]
+    pub bare: bool,
+
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+#[derive(Serialize)]
+struct MoveJson {
+    action: String,
+    kind: &'static str,
+    from: Option<String>,
+    to: Option<String>,
+    captures: Vec<String>,
+    side: String,
+    decider: String,
+}
+
+/// The legal actions of a game's current position (none once the game is over), sorted,
+/// each with the cells it would capture.
+pub fn legal_with_captures(game: &Game) -> Vec<(Action, Bitboard)> {
+    if game.is_over() {
+        return Vec::new();
+    }
+    let mut actions = game.position().legal_actions();
+    actions.sort();
+    actions
+        .into_iter()
+        .map(|action| {
+            let mut after = *game.position();
+            (action, after.play_unchecked(action))
+        })
+        .collect()
+}
+
+/// An action with its capture annotation (`c1-c2xd1`).
+pub fn annotated(action: Action, captures: Bitboard) -> String {
+    let mut text = action.to_string();
+    for cell in captures {
+        text.push('x');
+        text.push_str(&cell.to_string());
+    }
+    text
+}
+
+/// The kind of an action as a word.
+pub fn action_kind(action: Action) -> &'static str {
+    match action {
+        Action::Step { .. } => "step",
+        Action::Relocate { .. } => "relocation",
+        Action::Place { .. } => "placement",
+        Action::Pass => "pass",
+    }
+}
+
+/// Runs `agon moves`.
+pub fn run(args: &MovesArgs) -> CliResult {
+    let selected = args.position.select()?;
+    let game = &selected.game;
+    if let Some(outcome) = game.outcome() {
+        eprintln!(
+            "agon: the game is over ({}, {}): there are no legal actions",
+            outcome.result, outcome.termination
+        );
+    }
+    let side = game.position().to_move();
+    let decider = game.position().decider();
+    let mut out = Out::new();
+    for (action, captures) in legal_with_captures(game) {
+        if args.json {
+            let json = MoveJson {
+                action: action.to_string(),
+                kind: action_kind(action),
+                from: action.origin().map(|c| c.to_string()),
+                to: action.destination().map(|c| c.to_string()),
+                captures: captures.into_iter().map(|c| c.to_string()).collect(),
+                side: side.to_string(),
+                decider: decider.to_string(),
+            };
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        } else if args.bare {
+            writeln!(out, "{action}")?;
+        } else {
+            writeln!(out, "{}", annotated(action, captures))?;
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}

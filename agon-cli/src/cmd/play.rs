@@ -1,0 +1,461 @@
+//! `agon play`: a game in the terminal between humans and agents. Interactive on a
+//! terminal; when stdin is not a terminal, actions and commands are read line by line, so
+//! a game can be scripted.
+
+use crate::board_text::TextStyle;
+use crate::cmd::moves::{annotated, legal_with_captures};
+use crate::cmd::show::write_board;
+use crate::error::{CliError, CliResult};
+use crate::output::{colour_wanted, stdin_is_terminal, Out};
+use crate::select::{parse_action, PositionArgs};
+use agon_core::agents::{from_spec, Agent};
+use agon_core::{Cell, Game, GameResult, Outcome, Side, Termination};
+use clap::Args;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+/// Examples shown after `agon play --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  agon play                                  two humans at one terminal
+  agon play --black random                   you are White, the computer Black
+  agon play --white greedy --black human --save game.agn
+  agon play --white random --black random --seed 7 --save selfplay.agn
+  printf 'h9-g9\\nb7-c7\\nundo\\nresign\\n' | agon play --save out.agn
+At the prompt type an action (`h9-g9`, `d9@a5`, `Q@f1`, `pass`) or a command:
+  moves   list the legal actions        h9      list the actions of the piece on h9
+  hint    ask the hint agent            undo    take back your last action
+  board   draw the board again          save [FILE]  write the game record
+  resign  give up                       quit    stop (the record says `*`)
+When stdin is not a terminal, each line is an action or command; an illegal one stops
+with exit code 2 and the line number. Lines starting with # are comments.";
+
+/// Options of `agon play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Who plays White: `human` or an agent spec (`random`, `greedy`, `alphabeta:depth=3`).
+    #[arg(long, value_name = "PLAYER", default_value = "human")]
+    pub white: String,
+
+    /// Who plays Black: `human` or an agent spec.
+    #[arg(long, value_name = "PLAYER", default_value = "human")]
+    pub black: String,
+
+    /// Seed for the agents (default: from the clock, printed so the game can be repeated).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Write the game record to FILE when the game ends (and on `save`).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+
+    /// The agent that answers `hint` (default: greedy).
+    #[arg(long, value_name = "AGENT")]
+    pub hint_agent: Option<String>,
+
+    /// Stop the game as a `move-limit` draw after this many plies.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_plies: usize,
+
+    /// Draw the board after every action even when stdin is not a terminal.
+    #[arg(long)]
+    pub show_board: bool,
+
+    /// Plain ASCII board without colour.
+    #[arg(long)]
+    pub ascii: bool,
+
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+enum Player {
+    Human,
+    Agent(Box<dyn Agent>),
+}
+
+impl Player {
+    fn name(&self) -> String {
+        match self {
+            Player::Human => "human".into(),
+            Player::Agent(agent) => agent.spec(),
+        }
+    }
+}
+
+/// A game being played, with its players and where its record goes.
+struct Session {
+    game: Game,
+    players: [Player; 2],
+    hint: Option<Box<dyn Agent>>,
+    hint_error: Option<String>,
+    /// A result the rules did not produce (resignation).
+    ended: Option<Outcome>,
+    save: Option<PathBuf>,
+    interactive: bool,
+    show_board: bool,
+    style: TextStyle,
+    seed: u64,
+    max_plies: usize,
+}
+
+/// What a line of input asked for.
+enum Step {
+    Continue,
+    Stop,
+}
+
+fn build_player(spec: &str, seed: u64, colour: &str) -> Result<Player, CliError> {
+    if spec.eq_ignore_ascii_case("human") {
+        return Ok(Player::Human);
+    }
+    from_spec(spec, seed).map(Player::Agent).map_err(|e| {
+        CliError::with_hint(
+            format!("--{colour}: {e}"),
+            "use `human` or an agent such as `random`; `agon play --help` has examples",
+        )
+    })
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+}
+
+/// Runs `agon play`.
+pub fn run(args: &PlayArgs) -> CliResult {
+    let game = args.position.select()?.game;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let players = [
+        build_player(&args.white, seed.wrapping_mul(2), "white")?,
+        build_player(&args.black, seed.wrapping_mul(2).wrapping_add(1), "black")?,
+    ];
+    let (hint, hint_error) = match &args.hint_agent {
+        Some(spec) => match from_spec(spec, seed ^ 0x5eed) {
+            Ok(agent) => (Some(agent), None),
+            Err(e) => {
+                return Err(CliError::new(format!("--hint-agent: {e}")));
+            }
+        },
+        None => match from_spec("greedy", seed ^ 0x5eed).or_else(|_| from_spec("random", seed)) {
+            Ok(agent) => (Some(agent), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
+    };
+    let interactive = stdin_is_terminal();
+    let mut session = Session {
+        game,
+        players,
+        hint,
+        hint_error,
+        ended: None,
+        save: args.save.clone(),
+        interactive,
+        show_board: interactive || args.show_board,
+        style: TextStyle {
+            colour: !args.ascii && colour_wanted(),
+        },
+        seed,
+        max_plies: args.max_plies,
+    };
+    let mut out = Out::new();
+    session.play(&mut out)?;
+    out.flush()?;
+    Ok(0)
+}
+
+impl Session {
+    fn play(&mut self, out: &mut Out) -> Result<(), CliError> {
+        if self.interactive {
+            writeln!(
+                out,
+                "Agon: {} (White) against {} (Black), rules {}{}. Type `help` for commands.",
+                self.players[0].name(),
+                self.players[1].name(),
+                self.game.rules(),
+                if self.has_agent() {
+                    format!(", seed {}", self.seed)
+                } else {
+                    String::new()
+                }
+            )?;
+        }
+        if self.show_board {
+            self.board(out)?;
+        }
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        let mut line_number = 0usize;
+        loop {
+            if self.finished().is_some() {
+                break;
+            }
+            if self.game.ply_count() >= self.max_plies {
+                self.game.adjudicate_move_limit();
+                break;
+            }
+            let decider = self.game.position().decider();
+            if let Player::Agent(agent) = &mut self.players[decider.index()] {
+                let action = agent.choose(&self.game);
+                self.play_action(out, action, &action.to_string(), "")?;
+                continue;
+            }
+            if self.interactive {
+                write!(out, "{decider}> ")?;
+            }
+            out.flush()?;
+            let Some(line) = lines.next() else {
+                if self.interactive {
+                    writeln!(out)?;
+                }
+                break;
+            };
+            line_number += 1;
+            let line = line.map_err(|e| CliError::io("cannot read stdin", e))?;
+            match self.command(out, line.trim(), line_number) {
+                Ok(Step::Continue) => {}
+                Ok(Step::Stop) => break,
+                Err(message) if self.interactive => writeln!(out, "{message}")?,
+                Err(message) => return Err(CliError::with_hint(
+                    format!("line {line_number}: {message}"),
+                    "each line of input is an action such as `h9-g9` or a command such as `undo`",
+                )),
+            }
+        }
+        self.finish(out)
+    }
+
+    fn has_agent(&self) -> bool {
+        self.players.iter().any(|p| matches!(p, Player::Agent(_)))
+    }
+
+    /// How the game ended: by the rules, by resignation, or not yet.
+    fn finished(&self) -> Option<Outcome> {
+        self.ended.or(self.game.outcome())
+    }
+
+    fn board(&self, out: &mut Out) -> std::io::Result<()> {
+        writeln!(out)?;
+        write_board(out, &self.game, self.style, false)
+    }
+
+    /// Handles one line of input. `Err` carries a message for the user.
+    fn command(&mut self, out: &mut Out, line: &str, _number: usize) -> Result<Step, String> {
+        let mut words = line.split_whitespace();
+        let Some(word) = words.next() else {
+            return Ok(Step::Continue);
+        };
+        if word.starts_with('#') {
+            return Ok(Step::Continue);
+        }
+        let rest: Vec<&str> = words.collect();
+        let io = |e: std::io::Error| e.to_string();
+        match word {
+            "help" | "?" => {
+                writeln!(out, "{}", help_text()).map_err(io)?;
+            }
+            "board" | "show" => self.board(out).map_err(io)?,
+            "moves" | "m" => {
+                let list: Vec<String> = legal_with_captures(&self.game)
+                    .into_iter()
+                    .map(|(a, c)| annotated(a, c))
+                    .collect();
+                writeln!(out, "{}", wrap(&list)).map_err(io)?;
+            }
+            "hint" => match &mut self.hint {
+                Some(agent) => {
+                    let action = agent.choose(&self.game);
+                    writeln!(out, "hint: {action}").map_err(io)?;
+                }
+                None => {
+                    return Err(format!(
+                        "no hint agent is available: {}",
+                        self.hint_error.clone().unwrap_or_default()
+                    ))
+                }
+            },
+            "undo" => self.undo(out).map_err(io)?,
+            "save" => {
+                let path = match rest.first() {
+                    Some(p) => PathBuf::from(p),
+                    None => self
+                        .save
+                        .clone()
+                        .ok_or("save where? type `save FILE` (or start with --save FILE)")?,
+                };
+                self.save_to(&path).map_err(|e| e.to_string())?;
+                writeln!(out, "saved {}", path.display()).map_err(io)?;
+            }
+            "resign" => {
+                let side = self.game.position().decider();
+                self.ended = Some(Outcome {
+                    result: GameResult::win_for(!side),
+                    termination: Termination::Resignation,
+                });
+                return Ok(Step::Stop);
+            }
+            "quit" | "exit" | "q" => return Ok(Step::Stop),
+            _ => self.human_action(out, word)?,
+        }
+        Ok(Step::Continue)
+    }
+
+    fn human_action(&mut self, out: &mut Out, token: &str) -> Result<(), String> {
+        if let Ok(cell) = token.parse::<Cell>() {
+            let list: Vec<String> = legal_with_captures(&self.game)
+                .into_iter()
+                .filter(|(a, _)| {
+                    a.origin() == Some(cell)
+                        || (a.origin().is_none() && a.destination() == Some(cell))
+                })
+                .map(|(a, c)| annotated(a, c))
+                .collect();
+            let text = if list.is_empty() {
+                format!("no legal action from {cell}")
+            } else {
+                format!("actions from {cell}: {}", list.join(" "))
+            };
+            writeln!(out, "{text}").map_err(|e| e.to_string())?;
+            return Ok(());
+        }
+        let (action, annotation) = parse_action(token).map_err(|e| {
+            format!("{e}; type `moves` for the legal actions or `help` for commands")
+        })?;
+        if let Err(illegal) = self.game.position().check(action) {
+            return Err(format!(
+                "`{action}` is illegal for {}: {illegal}",
+                self.game.position().decider()
+            ));
+        }
+        let mut after = *self.game.position();
+        let captures = after.play_unchecked(action);
+        if let Some(annotation) = annotation {
+            let expected = annotated(action, captures);
+            let written = format!("{action}{annotation}");
+            let sorted = |t: &str| {
+                let mut v: Vec<String> = t.split('x').skip(1).map(String::from).collect();
+                v.sort();
+                v
+            };
+            if sorted(&expected) != sorted(&written) {
+                return Err(format!(
+                    "`{written}` does not match what the action captures: it is `{expected}`"
+                ));
+            }
+        }
+        self.play_action(out, action, token, "")
+            .map_err(|e| e.to_string())
+    }
+
+    fn play_action(
+        &mut self,
+        out: &mut Out,
+        action: agon_core::Action,
+        _typed: &str,
+        _note: &str,
+    ) -> Result<(), CliError> {
+        let mover = self.game.position().decider();
+        let side_to_move = self.game.position().to_move();
+        let captures = self.game.play(action).map_err(|e| {
+            CliError::new(format!(
+                "the {} player chose an illegal action `{action}`: {e}",
+                mover
+            ))
+        })?;
+        let n = self.game.ply_count();
+        let who = if mover != side_to_move {
+            format!("{side_to_move} (chosen by {mover})")
+        } else {
+            side_to_move.to_string()
+        };
+        writeln!(out, "{n}. {who} {}", annotated(action, captures))?;
+        if self.show_board {
+            self.board(out)?;
+        }
+        Ok(())
+    }
+
+    /// Takes back the last ply, and then any agent plies, so that a human is to decide.
+    fn undo(&mut self, out: &mut Out) -> std::io::Result<()> {
+        let Some(ply) = self.game.undo() else {
+            return writeln!(out, "nothing to undo");
+        };
+        let mut taken = vec![ply.action.to_string()];
+        while self.game.ply_count() > 0 && self.decider_is_agent() {
+            if let Some(ply) = self.game.undo() {
+                taken.push(ply.action.to_string());
+            }
+        }
+        writeln!(out, "undone: {}", taken.join(", "))?;
+        if self.show_board {
+            self.board(out)?;
+        }
+        Ok(())
+    }
+
+    fn decider_is_agent(&self) -> bool {
+        matches!(
+            self.players[self.game.position().decider().index()],
+            Player::Agent(_)
+        )
+    }
+
+    fn finish(&mut self, out: &mut Out) -> Result<(), CliError> {
+        match self.finished() {
+            Some(outcome) => {
+                let winner = match outcome.result.winner() {
+                    Some(Side::White) => "White wins",
+                    Some(Side::Black) => "Black wins",
+                    None => "draw",
+                };
+                writeln!(
+                    out,
+                    "Result: {} ({winner}, {})",
+                    outcome.result,
+                    crate::status::describe_termination(outcome.termination)
+                )?;
+            }
+            None => writeln!(out, "Result: * (unfinished)")?,
+        }
+        if let Some(path) = self.save.clone() {
+            self.save_to(&path)?;
+            if self.interactive {
+                writeln!(out, "saved {}", path.display())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn save_to(&self, path: &std::path::Path) -> Result<(), CliError> {
+        let tags = vec![
+            ("White".to_string(), self.players[0].name()),
+            ("Black".to_string(), self.players[1].name()),
+        ];
+        crate::records::save_game(path, &self.game, self.ended, &tags)
+    }
+}
+
+fn help_text() -> &'static str {
+    "Type an action: a step `h9-g9`, a relocation `d9@a5`, a placement `Q@f1`, or `pass`.\n\
+     Commands: moves (list legal actions), CELL (actions of one piece, e.g. `h9`), hint,\n\
+     undo, board, save [FILE], resign, quit."
+}
+
+/// Joins words into lines of at most 78 characters.
+fn wrap(words: &[String]) -> String {
+    let mut text = String::new();
+    let mut width = 0;
+    for word in words {
+        if width > 0 && width + 1 + word.len() > 78 {
+            text.push('\n');
+            width = 0;
+        } else if width > 0 {
+            text.push(' ');
+            width += 1;
+        }
+        text.push_str(word);
+        width += word.len();
+    }
+    text
+}

@@ -1,0 +1,55 @@
+//! Where output goes: a buffered stdout whose closed-pipe errors end the command quietly,
+//! and the terminal checks that decide colour and progress bars.
+
+use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+
+/// Buffered standard output. Write errors become [`crate::error::CliError`] through `?`,
+/// and a closed pipe becomes a quiet, successful end.
+pub struct Out {
+    inner: BufWriter<Stdout>,
+}
+
+impl Out {
+    /// Buffered stdout.
+    pub fn new() -> Out {
+        Out {
+            inner: BufWriter::with_capacity(64 * 1024, io::stdout()),
+        }
+    }
+
+    /// Flushes now (before waiting for input, so prompts and boards are visible).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl Default for Out {
+    fn default() -> Out {
+        Out::new()
+    }
+}
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Whether stdout is a terminal.
+pub fn stdout_is_terminal() -> bool {
+    io::stdout().is_terminal()
+}
+
+/// Whether stdin is a terminal.
+pub fn stdin_is_terminal() -> bool {
+    io::stdin().is_terminal()
+}
+
+/// Whether coloured output is wanted on stdout: a terminal, and `NO_COLOR` unset or empty
+/// (<https://no-color.org>).
+pub fn colour_wanted() -> bool {
+    stdout_is_terminal() && std::env::var_os("NO_COLOR").unwrap_or_default().is_empty()
+}

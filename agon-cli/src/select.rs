@@ -1,0 +1,144 @@
+//! The position selectors shared by `moves`, `perft`, `show` and `render`: a rule set, a
+//! start position, actions to play from it, or a ply of a game record.
+
+use crate::error::CliError;
+use agon_core::{Action, Game, Rules};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Which position a command works on.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PositionArgs {
+    /// Rule set: `standard` (default), `ludii`, or switches such as
+    /// `intervention=suicide,capture=ring`.
+    #[arg(long, value_name = "RULES")]
+    pub variant: Option<String>,
+
+    /// Start from this position string instead of the rule set's start.
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+
+    /// Actions to play first, separated by spaces or commas: "h9-g9 b7-c7".
+    #[arg(long, value_name = "ACTIONS", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+
+    /// Take the position from a game record ("-" for stdin).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves", "variant"])]
+    pub record: Option<PathBuf>,
+
+    /// With --record: which game of the file (1-based).
+    #[arg(long, value_name = "N", requires = "record", default_value_t = 1)]
+    pub game: usize,
+
+    /// With --record: the position after this many plies (0 = the start; default: the end).
+    #[arg(long, value_name = "N", requires = "record")]
+    pub ply: Option<usize>,
+}
+
+/// A selected position: the game that leads to it (its current position is the one asked
+/// for), and where it came from, for messages.
+pub struct Selected {
+    /// The game, replayed up to the selected position.
+    pub game: Game,
+}
+
+/// Parses a rule-set name with an error that lists what is valid.
+pub fn parse_rules(text: &str) -> Result<Rules, CliError> {
+    text.parse::<Rules>().map_err(|e| {
+        CliError::with_hint(
+            e.to_string(),
+            "rule sets are `standard`, `ludii`, or switches like `intervention=suicide,repetition=off`",
+        )
+    })
+}
+
+/// Splits an action list given on the command line: spaces, commas or newlines, and move
+/// numbers such as `1.` or `12...` are skipped so that record movetext can be pasted.
+pub fn split_actions(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .filter(|t| !is_move_number(t))
+}
+
+fn is_move_number(token: &str) -> bool {
+    let digits = token.trim_end_matches('.');
+    digits.len() < token.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Parses one action typed by a user (capture annotations such as `c1-c2xd1` are accepted
+/// and must match what the action captures; the check is done by [`play_checked`]).
+pub fn parse_action(token: &str) -> Result<(Action, Option<&str>), String> {
+    let (bare, annotation) = match token.find('x') {
+        Some(i) if token != "pass" => (&token[..i], Some(&token[i..])),
+        _ => (token, None),
+    };
+    bare.parse::<Action>()
+        .map(|a| (a, annotation))
+        .map_err(|e| e.to_string())
+}
+
+/// Plays one typed action on a game, with a message that says which action and why.
+pub fn play_checked(game: &mut Game, token: &str, index: usize) -> Result<(), CliError> {
+    let (action, annotation) = parse_action(token).map_err(|e| {
+        CliError::with_hint(
+            format!("action {index} of --moves: {e}"),
+            "actions are written `b1-c1` (step), `d9@a5` (relocation), `Q@f1` (placement) or `pass`",
+        )
+    })?;
+    let before = *game.position();
+    let captures = game.play(action).map_err(|e| {
+        CliError::with_hint(
+            format!(
+                "action {index} `{action}` is illegal for {}: {e}",
+                before.to_move()
+            ),
+            "list the legal actions with `agon moves` and the same options",
+        )
+    })?;
+    if let Some(annotation) = annotation {
+        let written: Vec<&str> = annotation.split('x').filter(|s| !s.is_empty()).collect();
+        let mut actual: Vec<String> = captures.into_iter().map(|c| c.to_string()).collect();
+        let mut given: Vec<String> = written.iter().map(|s| s.to_string()).collect();
+        actual.sort();
+        given.sort();
+        if actual != given {
+            return Err(CliError::new(format!(
+                "action {index} `{token}`: the annotation says it captures {}, but it captures {}",
+                list_or_nothing(&given),
+                list_or_nothing(&actual)
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn list_or_nothing(cells: &[String]) -> String {
+    if cells.is_empty() {
+        "nothing".into()
+    } else {
+        cells.join(" ")
+    }
+}
+
+impl PositionArgs {
+    /// Builds the game the options describe.
+    pub fn select(&self) -> Result<Selected, CliError> {
+        if let Some(path) = &self.record {
+            return crate::records::select_from_record(path, self.game, self.ply);
+        }
+        let rules = match &self.variant {
+            Some(text) => parse_rules(text)?,
+            None => Rules::STANDARD,
+        };
+        let mut game = match &self.position {
+            Some(text) => Game::from_position(crate::records::parse_position(text, rules)?),
+            None => Game::new(rules),
+        };
+        if let Some(moves) = &self.moves {
+            for (i, token) in split_actions(moves).enumerate() {
+                play_checked(&mut game, token, i + 1)?;
+            }
+        }
+        Ok(Selected { game })
+    }
+}

@@ -1,0 +1,119 @@
+//! Sentences about a game's state, shared by `show` and `play`.
+
+use crate::board_text::symbol;
+use agon_core::{Game, Phase, PieceKind, Side};
+
+/// Who is to do what: "White to move: 27 legal actions", "Black must relocate ...", or how
+/// the game ended.
+pub fn turn_line(game: &Game) -> String {
+    if let Some(outcome) = game.outcome() {
+        let winner = match outcome.result.winner() {
+            Some(side) => format!("{side} wins"),
+            None => "draw".into(),
+        };
+        return format!(
+            "Game over: {} ({winner}, {})",
+            outcome.result,
+            describe_termination(outcome.termination)
+        );
+    }
+    let position = game.position();
+    let side = position.to_move();
+    let count = position.count_legal();
+    let actions = if count == 1 {
+        "1 legal action".to_string()
+    } else {
+        format!("{count} legal actions")
+    };
+    match position.phase() {
+        Phase::Placement => {
+            let kind = if position.in_hand(side, PieceKind::Queen) > 0 {
+                "queen"
+            } else {
+                "a guard"
+            };
+            let left =
+                position.in_hand(side, PieceKind::Queen) + position.in_hand(side, PieceKind::Guard);
+            format!("{side} to place {kind} ({left} in hand): {actions}")
+        }
+        Phase::Relocation => {
+            let decider = position.decider();
+            let chooser = if decider != side {
+                format!(", {decider} chooses where")
+            } else {
+                String::new()
+            };
+            format!("{side} must relocate a captured piece{chooser}: {actions}")
+        }
+        Phase::Normal => format!("{side} to move: {actions}"),
+    }
+}
+
+/// A termination in words.
+pub fn describe_termination(termination: agon_core::Termination) -> &'static str {
+    use agon_core::Termination::*;
+    match termination {
+        Formation => "formation: queen on the throne ringed by her six guards",
+        SixGuards => "six guards closed the ring without their queen on the throne",
+        NoMoves => "the side to move had no legal action",
+        Repetition => "repetition of the position",
+        DoublePass => "two passes in a row",
+        MoveLimit => "move limit reached",
+        Resignation => "resignation",
+        TimeForfeit => "time forfeit",
+        Agreement => "agreement",
+    }
+}
+
+/// The captured pieces of both sides, like `White (G)d9; Black none`.
+pub fn captured_line(game: &Game) -> Option<String> {
+    let position = game.position();
+    if position.captured().is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for side in Side::BOTH {
+        let cells: Vec<String> = (position.side_pieces(side) & position.captured())
+            .into_iter()
+            .map(|c| {
+                let piece = position.piece_at(c).expect("captured piece");
+                format!("{}{c}", symbol(piece))
+            })
+            .collect();
+        if !cells.is_empty() {
+            parts.push(format!("{side} {}", cells.join(" ")));
+        }
+    }
+    Some(format!("Captured: {}", parts.join("; ")))
+}
+
+/// The last action, who played it and what it captured.
+pub fn last_action_line(game: &Game) -> Option<String> {
+    let ply = game.plies().last()?;
+    let n = game.ply_count();
+    let mover = game.position_before(n - 1)?.to_move();
+    let captures: Vec<String> = ply.captures.into_iter().map(|c| c.to_string()).collect();
+    let captured = if captures.is_empty() {
+        String::new()
+    } else {
+        format!(", capturing {}", captures.join(" "))
+    };
+    Some(format!(
+        "Last action: ply {n}, {mover} {}{captured}",
+        ply.action
+    ))
+}
+
+/// Pieces still in hand (placement openings).
+pub fn in_hand_line(game: &Game) -> Option<String> {
+    let position = game.position();
+    let mut parts = Vec::new();
+    for side in Side::BOTH {
+        let q = position.in_hand(side, PieceKind::Queen);
+        let g = position.in_hand(side, PieceKind::Guard);
+        if q + g > 0 {
+            parts.push(format!("{side} {q} queen, {g} guards"));
+        }
+    }
+    (!parts.is_empty()).then(|| format!("In hand: {}", parts.join("; ")))
+}
