@@ -70,8 +70,29 @@ impl Bitboard {
         }
     }
 
-    /// Every cell moved one step in `direction`; cells that would leave the board vanish.
+    /// The `k`-th cell of the set in (file, rank) order (`k < count()`).
     #[inline]
+    pub fn nth(self, k: usize) -> Cell {
+        debug_assert!(k < self.count() as usize);
+        let low = self.0 as u64;
+        let low_count = low.count_ones() as usize;
+        let (mut word, mut k, base) = if k < low_count {
+            (low, k, 0)
+        } else {
+            ((self.0 >> 64) as u64, k - low_count, 64)
+        };
+        while k > 0 {
+            word &= word - 1;
+            k -= 1;
+        }
+        Cell::from_index_unchecked((base + word.trailing_zeros()) as u8)
+    }
+
+    /// Every cell moved one step in `direction`; cells that would leave the board vanish.
+    ///
+    /// Always inlined: called with a constant direction (the loops over
+    /// [`Direction::ALL`] unroll), the shift becomes a constant shift.
+    #[inline(always)]
     pub fn translate(self, direction: Direction) -> Bitboard {
         let offset = direction.offset();
         let moved = if offset >= 0 {
@@ -82,35 +103,53 @@ impl Bitboard {
         Bitboard(moved & GEOMETRY.translate_dest[direction.index()])
     }
 
+    /// Every bit moved by the index offset of `direction`, without removing bits that
+    /// wrap around the embedding: only for sets already restricted to cells whose
+    /// neighbour in that direction exists, or when the result is masked afterwards.
+    #[inline(always)]
+    fn shift_raw(self, direction: Direction) -> u128 {
+        let offset = direction.offset();
+        if offset >= 0 {
+            self.0 << offset
+        } else {
+            self.0 >> -offset
+        }
+    }
+
     /// Cells that stand between two cells of `ends` on a straight line of three.
-    #[inline]
+    #[inline(always)]
     pub fn between_on_lines(ends: Bitboard) -> Bitboard {
-        let mut result = Bitboard::EMPTY;
+        let mut result = 0;
         for axis in 0..3 {
             let d = Direction::ALL[axis];
-            result |= ends.translate(d) & ends.translate(d.opposite());
+            // A wrapped bit can only land on a cell lacking a true neighbour on that side,
+            // and `line_middle` keeps only cells with true neighbours on both sides.
+            result |= ends.shift_raw(d) & ends.shift_raw(d.opposite()) & GEOMETRY.line_middle[axis];
         }
-        result
+        Bitboard(result)
     }
 
     /// Cells (ring >= 1) whose two neighbours along their ring are both in `ends`.
-    #[inline]
+    #[inline(always)]
     pub fn between_on_rings(ends: Bitboard) -> Bitboard {
         let mut once = 0u128;
         let mut twice = 0u128;
         for d in Direction::ALL {
-            let hit = ends.translate(d.opposite()).0 & GEOMETRY.same_ring[d.index()];
+            // `same_ring` keeps only cells whose true neighbour in `d` is on their ring.
+            let hit = ends.shift_raw(d.opposite()) & GEOMETRY.same_ring[d.index()];
             twice |= once & hit;
             once |= hit;
         }
         Bitboard(twice)
     }
 
-    /// Cells `c` whose neighbour in `direction` exists and is on the same or an inner ring:
-    /// the cells from which a step in that direction is not outward.
-    #[inline]
-    pub(crate) fn step_sources(direction: Direction) -> Bitboard {
-        Bitboard(GEOMETRY.step_source[direction.index()])
+    /// The cells of this set from which a step in `direction` is possible (the neighbour
+    /// exists and is not farther out), moved one step in that direction.
+    #[inline(always)]
+    pub(crate) fn step_targets(self, direction: Direction) -> Bitboard {
+        let sources = Bitboard(self.0 & GEOMETRY.step_source[direction.index()]);
+        // Sources all have a true neighbour in `direction`: nothing can wrap.
+        Bitboard(sources.shift_raw(direction))
     }
 }
 

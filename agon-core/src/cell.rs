@@ -62,10 +62,10 @@ impl Direction {
     }
 
     /// The change of the cell index when stepping in this direction.
-    #[inline]
+    #[inline(always)]
     pub const fn offset(self) -> i32 {
-        let (dq, dr, _) = self.cube();
-        dq * WIDTH - dr
+        const OFFSETS: [i32; 6] = [WIDTH + 1, WIDTH, -1, -WIDTH - 1, -WIDTH, 1];
+        OFFSETS[self.0 as usize]
     }
 }
 
@@ -112,6 +112,13 @@ pub(crate) struct Geometry {
     pub step_source: [u128; 6],
     /// Cells `c` whose neighbour in direction `d` is on the same ring (ring >= 1).
     pub same_ring: [u128; 6],
+    /// Cells with a neighbour on both sides along each axis (directions 0, 1, 2 and their
+    /// opposites): the cells that can stand between two others on a line.
+    pub line_middle: [u128; 3],
+    /// All neighbours of each cell.
+    pub neighbor_mask: [u128; 128],
+    /// Neighbours of each cell that are not farther out (where a step may go).
+    pub step_mask: [u128; 128],
 }
 
 const fn index_of(q: i32, r: i32) -> usize {
@@ -128,6 +135,9 @@ const fn build_geometry() -> Geometry {
         translate_dest: [0; 6],
         step_source: [0; 6],
         same_ring: [0; 6],
+        line_middle: [0; 3],
+        neighbor_mask: [0; 128],
+        step_mask: [0; 128],
     };
     let mut q = -5;
     while q <= 5 {
@@ -159,8 +169,10 @@ const fn build_geometry() -> Geometry {
                         let n = index_of(nq, nr);
                         g.neighbor[i][d] = n as u8;
                         g.translate_dest[d] |= 1u128 << n;
+                        g.neighbor_mask[i] |= 1u128 << n;
                         if g.ring[n] <= g.ring[i] {
                             g.step_source[d] |= 1u128 << i;
+                            g.step_mask[i] |= 1u128 << n;
                         }
                         if g.ring[n] == g.ring[i] && g.ring[i] >= 1 {
                             g.same_ring[d] |= 1u128 << i;
@@ -169,6 +181,13 @@ const fn build_geometry() -> Geometry {
                         }
                     }
                     d += 1;
+                }
+                let mut axis = 0;
+                while axis < 3 {
+                    if g.neighbor[i][axis] != NONE && g.neighbor[i][axis + 3] != NONE {
+                        g.line_middle[axis] |= 1u128 << i;
+                    }
+                    axis += 1;
                 }
             }
             r += 1;
@@ -206,6 +225,12 @@ impl Cell {
         } else {
             None
         }
+    }
+
+    /// The cell one step from `self` in `direction`, which the caller knows to exist.
+    #[inline(always)]
+    pub(crate) const fn step_unchecked(self, direction: Direction) -> Cell {
+        Cell((self.0 as i32 + direction.offset()) as u8)
     }
 
     /// Builds a cell from an index known to be valid (internal fast path).
@@ -280,6 +305,40 @@ impl Cell {
         Direction::ALL
             .into_iter()
             .filter_map(move |d| self.neighbor(d))
+    }
+
+    /// All neighbours as a set.
+    #[inline]
+    pub const fn neighbor_set(self) -> Bitboard {
+        Bitboard(GEOMETRY.neighbor_mask[self.0 as usize])
+    }
+
+    /// The neighbours a piece on this cell may step to if they are empty (same ring or
+    /// inward).
+    #[inline]
+    pub const fn step_set(self) -> Bitboard {
+        Bitboard(GEOMETRY.step_mask[self.0 as usize])
+    }
+
+    /// The direction from this cell to an adjacent cell.
+    #[inline]
+    pub fn direction_to(self, neighbor: Cell) -> Option<Direction> {
+        // Index offsets of the six directions are -12, -11, -1, 1, 11, 12.
+        const BY_OFFSET: [u8; 25] = {
+            let mut t = [u8::MAX; 25];
+            let mut d = 0;
+            while d < 6 {
+                t[(Direction(d).offset() + 12) as usize] = d;
+                d += 1;
+            }
+            t
+        };
+        let offset = neighbor.0 as i32 - self.0 as i32;
+        if !(-12..=12).contains(&offset) {
+            return None;
+        }
+        let d = BY_OFFSET[(offset + 12) as usize];
+        (d != u8::MAX && self.neighbor(Direction(d)) == Some(neighbor)).then_some(Direction(d))
     }
 
     /// The two neighbours on the same ring, for cells of ring 1 and beyond.

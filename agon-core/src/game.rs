@@ -2,14 +2,15 @@
 //! adjudicated after every action in the order of RULES.md section 6.
 
 use crate::outcome::{GameResult, Outcome, Termination};
-use crate::{Action, Bitboard, IllegalAction, Position, Rules};
+use crate::{Action, ActionList, Bitboard, IllegalAction, LegalActions, Position, Rng, Rules};
+use std::cell::OnceCell;
 
 /// Counts how often each position hash occurs, approximately (a counting filter keyed by
 /// the hash's low bits), so that the exact history scan runs only when a repetition is
 /// possible. Constant time per action whatever the game's length.
 #[derive(Clone)]
 struct RepetitionFilter {
-    counts: Box<[u16; RepetitionFilter::SIZE]>,
+    counts: Box<[u16]>,
 }
 
 impl RepetitionFilter {
@@ -17,8 +18,19 @@ impl RepetitionFilter {
 
     fn new() -> RepetitionFilter {
         RepetitionFilter {
-            counts: Box::new([0; RepetitionFilter::SIZE]),
+            counts: vec![0; RepetitionFilter::SIZE].into_boxed_slice(),
         }
+    }
+
+    /// A filter without storage, only as a placeholder while buffers move.
+    fn empty() -> RepetitionFilter {
+        RepetitionFilter {
+            counts: Box::new([0; 0]),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.counts.fill(0);
     }
 
     #[inline]
@@ -60,6 +72,9 @@ pub struct Game {
     plies: Vec<Ply>,
     filter: RepetitionFilter,
     outcome: Option<Outcome>,
+    /// The legal actions of the current position, computed by the no-move check and kept
+    /// for the caller (one move generation per ply); `None` after `undo` until needed.
+    legal: OnceCell<LegalActions>,
 }
 
 impl Game {
@@ -71,19 +86,50 @@ impl Game {
     /// A new game from any position. If the side that moved last already has a formation,
     /// or the side to move has no legal action, the game starts finished.
     pub fn from_position(start: Position) -> Game {
-        let mut filter = RepetitionFilter::new();
+        Game::from_parts(
+            start,
+            Vec::with_capacity(256),
+            Vec::with_capacity(256),
+            RepetitionFilter::new(),
+        )
+    }
+
+    fn from_parts(
+        start: Position,
+        before: Vec<Position>,
+        plies: Vec<Ply>,
+        mut filter: RepetitionFilter,
+    ) -> Game {
         filter.add(start.hash());
         let mut game = Game {
             start,
             position: start,
-            before: Vec::new(),
-            plies: Vec::new(),
+            before,
+            plies,
             filter,
             outcome: None,
+            legal: OnceCell::new(),
         };
         let last_mover = !start.to_move();
-        game.outcome = formation_outcome(&start, last_mover).or_else(|| no_move_outcome(&start));
+        game.outcome = formation_outcome(&start, last_mover);
+        if game.outcome.is_none() {
+            game.outcome = game.no_move_outcome();
+        }
         game
+    }
+
+    /// Starts a new game from `start`, reusing this game's buffers (for playout loops).
+    pub fn restart(&mut self, start: Position) {
+        self.before.clear();
+        self.plies.clear();
+        self.filter.clear();
+        let fresh = Game::from_parts(
+            start,
+            std::mem::take(&mut self.before),
+            std::mem::take(&mut self.plies),
+            std::mem::replace(&mut self.filter, RepetitionFilter::empty()),
+        );
+        *self = fresh;
     }
 
     /// The start position.
@@ -159,9 +205,62 @@ impl Game {
         let estimate = self.filter.add(self.position.hash());
         self.outcome = formation_outcome(&self.position, mover)
             .or_else(|| self.repetition_outcome(estimate))
-            .or_else(|| double_pass_outcome(&self.position))
-            .or_else(|| no_move_outcome(&self.position));
+            .or_else(|| double_pass_outcome(&self.position));
+        if self.outcome.is_none() {
+            self.outcome = self.no_move_outcome();
+        }
         captures
+    }
+
+    /// Computes the legal actions of the current position, keeps them, and returns the
+    /// no-move outcome if there are none.
+    fn no_move_outcome(&mut self) -> Option<Outcome> {
+        self.legal = OnceCell::new();
+        let legal = self.legal.get_or_init(|| self.position.legal());
+        (!legal.any()).then(|| Outcome {
+            result: GameResult::win_for(!self.position.to_move()),
+            termination: Termination::NoMoves,
+        })
+    }
+
+    /// The legal actions of the current position as sets (empty sets once the game is
+    /// over). Computed once per ply.
+    #[inline]
+    fn legal(&self) -> Option<&LegalActions> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        Some(self.legal.get_or_init(|| self.position.legal()))
+    }
+
+    /// The number of legal actions now (0 once the game is over).
+    #[inline]
+    pub fn count_legal(&self) -> usize {
+        self.legal().map_or(0, |l| l.count())
+    }
+
+    /// Writes the legal actions into `list` (none once the game is over).
+    #[inline]
+    pub fn generate_legal(&self, list: &mut ActionList) {
+        match self.legal() {
+            Some(legal) => legal.generate(list),
+            None => list.clear(),
+        }
+    }
+
+    /// Every legal action now, in (kind, cells) order (none once the game is over).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut list = ActionList::new();
+        self.generate_legal(&mut list);
+        let mut actions = list.to_vec();
+        actions.sort();
+        actions
+    }
+
+    /// A uniformly random legal action, or `None` once the game is over.
+    #[inline]
+    pub fn random_legal(&self, rng: &mut Rng) -> Option<Action> {
+        self.legal().and_then(|l| l.random(rng))
     }
 
     /// Takes back the last ply. Returns it, or `None` at the start.
@@ -170,6 +269,7 @@ impl Game {
         self.filter.remove(self.position.hash());
         self.position = self.before.pop().expect("one position per ply");
         self.outcome = None;
+        self.legal = OnceCell::new();
         Some(ply)
     }
 
@@ -223,12 +323,5 @@ fn double_pass_outcome(position: &Position) -> Option<Outcome> {
     (position.rules().forced_pass() && position.passes() >= 2).then_some(Outcome {
         result: GameResult::Draw,
         termination: Termination::DoublePass,
-    })
-}
-
-fn no_move_outcome(position: &Position) -> Option<Outcome> {
-    (!position.has_legal_action()).then(|| Outcome {
-        result: GameResult::win_for(!position.to_move()),
-        termination: Termination::NoMoves,
     })
 }

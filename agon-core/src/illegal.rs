@@ -254,7 +254,7 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             Some(_) => Err(NotCaptured(from)),
         },
         (Phase::Normal, Action::Pass) => {
-            if rules.touch_move || (rules.forced_pass() && position.count_unforced() == 0) {
+            if rules.touch_move || position.legal().is_forced_pass() {
                 Ok(())
             } else {
                 Err(PassNotAllowed)

@@ -1,21 +1,21 @@
 //! Uniformly random playouts: the simplest player, the engine's throughput benchmark and
 //! a source of random positions for tests.
 
-use crate::{ActionList, Game, Rng};
+use crate::{Game, Rng};
 
 /// Plays uniformly random legal actions until the game ends or `max_plies` plies have been
 /// played in total (then the game is adjudicated a `move-limit` draw). Returns the number
 /// of plies played by this call.
 pub fn random_playout(game: &mut Game, rng: &mut Rng, max_plies: usize) -> usize {
-    let mut list = ActionList::new();
     let mut played = 0;
     while !game.is_over() {
         if game.ply_count() >= max_plies {
             game.adjudicate_move_limit();
             break;
         }
-        game.position().generate_legal(&mut list);
-        let action = list[rng.below(list.len())];
+        let action = game
+            .random_legal(rng)
+            .expect("a game that is not over has a legal action");
         game.play_unchecked(action);
         played += 1;
     }

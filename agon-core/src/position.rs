@@ -6,9 +6,10 @@
 //! in [`crate::Game`].
 
 use crate::illegal::IllegalAction;
-use crate::rules::{CaptureMode, Intervention, Opening};
+use crate::movegen::LegalActions;
+use crate::rules::{CaptureMode, Intervention};
 use crate::zobrist::{hand_key, piece_key, side_key};
-use crate::{Action, ActionList, Bitboard, Cell, Direction, Piece, PieceKind, Rules, Side};
+use crate::{Action, ActionList, Bitboard, Cell, Piece, PieceKind, Rules, Side};
 use std::fmt;
 
 /// A position of Agon under a rule set.
@@ -52,26 +53,6 @@ pub enum Phase {
     Relocation,
     /// Step (or pass where the rules allow).
     Normal,
-}
-
-/// The legal actions of a position as sets of cells, computed once and then either counted
-/// or expanded into a list.
-enum Choices {
-    Placement {
-        kind: PieceKind,
-        to: Bitboard,
-    },
-    Relocation {
-        from: Bitboard,
-        to: Bitboard,
-    },
-    Normal {
-        /// Destinations of guard steps in each direction.
-        guard_to: [Bitboard; 6],
-        queen: Option<Cell>,
-        queen_to: Bitboard,
-        pass: bool,
-    },
 }
 
 impl Position {
@@ -368,7 +349,7 @@ impl Position {
 
     /// The pieces of `side` that make a cell "between" for the intervention rule.
     #[inline]
-    fn blockers(&self, side: Side) -> Bitboard {
+    pub(crate) fn blockers(&self, side: Side) -> Bitboard {
         if self.rules.captured_pieces_flank() {
             self.sides[side.index()]
         } else {
@@ -389,160 +370,35 @@ impl Position {
 
     // ----- legal actions -----
 
-    fn choices(&self) -> Choices {
-        let me = self.to_move;
-        let opp = !me;
-        let empty = self.empty_cells();
-        let rules = &self.rules;
-        match self.phase() {
-            Phase::Placement => {
-                let kind = if self.in_hand(me, PieceKind::Queen) > 0 {
-                    PieceKind::Queen
-                } else {
-                    PieceKind::Guard
-                };
-                let mut to = empty & Bitboard::OUTER;
-                if kind == PieceKind::Queen
-                    && me == Side::Black
-                    && rules.opening == Opening::PlacementOpposed
-                {
-                    to &= match self.queen(Side::White) {
-                        Some(q) => q.opposite().bit(),
-                        None => Bitboard::EMPTY,
-                    };
-                }
-                Choices::Placement { kind, to }
-            }
-            Phase::Relocation => {
-                let mine_captured = self.sides[me.index()] & self.captured;
-                let queen = mine_captured & self.queens;
-                let restricted =
-                    rules.intervention == Intervention::Forbidden && rules.relocations_interact();
-                if queen.any() {
-                    let mut to = empty;
-                    if !rules.relocate_to_throne {
-                        to &= !Bitboard::THRONE;
-                    }
-                    if rules.queen_relocated_by_opponent || restricted {
-                        // The chooser's pieces (the opponent's) may never surround the cell.
-                        to &= !self.between(self.active(opp));
-                    }
-                    Choices::Relocation { from: queen, to }
-                } else {
-                    let mut to = empty & Bitboard::OUTER;
-                    if restricted {
-                        to &= !self.between(self.active(opp));
-                    }
-                    Choices::Relocation {
-                        from: mine_captured,
-                        to,
-                    }
-                }
-            }
-            Phase::Normal => {
-                let mut targets = empty;
-                if rules.intervention == Intervention::Forbidden {
-                    targets &= !self.between(self.blockers(opp));
-                }
-                let active = self.active(me);
-                let guards = active & !self.queens;
-                let guard_targets = targets & !Bitboard::THRONE;
-                let mut guard_to = [Bitboard::EMPTY; 6];
-                let queen = (active & self.queens).first();
-                let mut queen_to = Bitboard::EMPTY;
-                for d in Direction::ALL {
-                    let sources = Bitboard::step_sources(d);
-                    guard_to[d.index()] = (guards & sources).translate(d) & guard_targets;
-                    if let Some(q) = queen {
-                        queen_to |= (q.bit() & sources).translate(d) & targets;
-                    }
-                }
-                Choices::Normal {
-                    guard_to,
-                    queen,
-                    queen_to,
-                    pass: rules.touch_move,
-                }
-            }
-        }
+    /// The legal actions as sets of cells: count them, list them or draw one at random.
+    #[inline]
+    pub fn legal(&self) -> LegalActions {
+        LegalActions::of(self)
     }
 
     /// The number of legal actions (fast: counts sets of cells without listing them).
+    #[inline]
     pub fn count_legal(&self) -> usize {
-        let n = self.count_unforced();
-        if n == 0 && self.rules.forced_pass() {
-            1
-        } else {
-            n
-        }
-    }
-
-    /// The number of legal actions other than a forced pass.
-    pub(crate) fn count_unforced(&self) -> usize {
-        match self.choices() {
-            Choices::Placement { to, .. } => to.count() as usize,
-            Choices::Relocation { from, to } => from.count() as usize * to.count() as usize,
-            Choices::Normal {
-                guard_to,
-                queen_to,
-                pass,
-                ..
-            } => {
-                guard_to.iter().map(|b| b.count() as usize).sum::<usize>()
-                    + queen_to.count() as usize
-                    + pass as usize
-            }
-        }
+        self.legal().count()
     }
 
     /// Whether the side to move has at least one legal action.
     #[inline]
     pub fn has_legal_action(&self) -> bool {
-        self.count_legal() > 0
+        self.legal().any()
     }
 
     /// Writes every legal action into `list` (cleared first).
+    #[inline]
     pub fn generate_legal(&self, list: &mut ActionList) {
-        list.clear();
-        match self.choices() {
-            Choices::Placement { kind, to } => {
-                for to in to {
-                    list.push(Action::Place { kind, to });
-                }
-            }
-            Choices::Relocation { from, to } => {
-                for from in from {
-                    for to in to {
-                        list.push(Action::Relocate { from, to });
-                    }
-                }
-            }
-            Choices::Normal {
-                guard_to,
-                queen,
-                queen_to,
-                pass,
-            } => {
-                if let Some(q) = queen {
-                    for to in queen_to {
-                        list.push(Action::Step { from: q, to });
-                    }
-                }
-                for d in Direction::ALL {
-                    let back = d.opposite();
-                    for to in guard_to[d.index()] {
-                        let from = to.neighbor(back).expect("step source is on the board");
-                        list.push(Action::Step { from, to });
-                    }
-                }
-                if pass {
-                    list.push(Action::Pass);
-                }
-            }
-        }
-        if list.is_empty() && self.rules.forced_pass() {
-            list.push(Action::Pass);
-        }
+        self.legal().generate(list)
+    }
+
+    /// A uniformly random legal action, drawn without listing them all; `None` when the
+    /// side to move has no legal action.
+    #[inline]
+    pub fn random_legal(&self, rng: &mut crate::Rng) -> Option<Action> {
+        self.legal().random(rng)
     }
 
     /// Every legal action, in (kind, cells) order.
@@ -645,28 +501,27 @@ impl Position {
             self.active(me)
         };
         let mut captures = Bitboard::EMPTY;
-        match self.rules.capture {
-            CaptureMode::Line => {
-                for d in Direction::ALL {
-                    if let Some(x) = at.neighbor(d) {
-                        if victims.contains(x) {
-                            if let Some(y) = x.neighbor(d) {
-                                if flankers.contains(y) {
-                                    captures |= x.bit();
-                                }
-                            }
+        // Fast path: most arrivals touch no enemy piece at all.
+        let touched = at.neighbor_set() & victims;
+        if touched.any() {
+            match self.rules.capture {
+                CaptureMode::Line => {
+                    for x in touched {
+                        let d = at.direction_to(x).expect("adjacent");
+                        if x.neighbor(d).is_some_and(|y| flankers.contains(y)) {
+                            captures |= x.bit();
                         }
                     }
                 }
-            }
-            CaptureMode::Ring => {
-                if let Some(ring_neighbors) = at.ring_neighbors() {
-                    for x in ring_neighbors {
-                        if victims.contains(x) {
-                            let [a, b] = x.ring_neighbors().expect("same ring");
-                            let y = if a == at { b } else { a };
-                            if flankers.contains(y) {
-                                captures |= x.bit();
+                CaptureMode::Ring => {
+                    if let Some(ring_neighbors) = at.ring_neighbors() {
+                        for x in ring_neighbors {
+                            if touched.contains(x) {
+                                let [a, b] = x.ring_neighbors().expect("same ring");
+                                let y = if a == at { b } else { a };
+                                if flankers.contains(y) {
+                                    captures |= x.bit();
+                                }
                             }
                         }
                     }

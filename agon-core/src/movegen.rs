@@ -1,0 +1,296 @@
+//! Legal action generation. The legal actions of a position are computed once as a few sets
+//! of cells ([`LegalActions`]), which can then be counted (perft's bulk counting), tested
+//! for emptiness (the no-move rule), listed, or sampled uniformly (playouts) without
+//! listing.
+
+use crate::position::Phase;
+use crate::rules::{Intervention, Opening};
+use crate::{Action, ActionList, Bitboard, Cell, Direction, PieceKind, Position, Rng, Side};
+
+/// The legal actions of one position, as sets of cells (128 bytes: cheap to keep).
+#[derive(Clone, Copy, Debug)]
+pub struct LegalActions {
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Placement {
+        kind: PieceKind,
+        to: Bitboard,
+    },
+    Relocation {
+        from: Bitboard,
+        to: Bitboard,
+    },
+    Normal {
+        /// Destinations of guard steps in each direction.
+        guard_to: [Bitboard; 6],
+        queen: Option<Cell>,
+        queen_to: Bitboard,
+        pass: bool,
+        /// A pass is forced when nothing else is legal (`ludii`). Only normal play can
+        /// run out of actions: relocations and placements always have an empty cell.
+        forced_pass: bool,
+    },
+}
+
+impl LegalActions {
+    /// Computes the legal actions of a position.
+    #[inline]
+    pub fn of(position: &Position) -> LegalActions {
+        let rules = position.rules();
+        let me = position.to_move();
+        let opp = !me;
+        let empty = position.empty_cells();
+        let kind = match position.phase() {
+            Phase::Placement => {
+                let kind = if position.in_hand(me, PieceKind::Queen) > 0 {
+                    PieceKind::Queen
+                } else {
+                    PieceKind::Guard
+                };
+                let mut to = empty & Bitboard::OUTER;
+                if kind == PieceKind::Queen
+                    && me == Side::Black
+                    && rules.opening == Opening::PlacementOpposed
+                {
+                    to &= match position.queen(Side::White) {
+                        Some(q) => q.opposite().bit(),
+                        None => Bitboard::EMPTY,
+                    };
+                }
+                Kind::Placement { kind, to }
+            }
+            Phase::Relocation => {
+                let mine_captured = position.side_pieces(me) & position.captured();
+                let queen = mine_captured & position.pieces(me, PieceKind::Queen);
+                let restricted =
+                    rules.intervention == Intervention::Forbidden && rules.relocations_interact();
+                if queen.any() {
+                    let mut to = empty;
+                    if !rules.relocate_to_throne {
+                        to &= !Bitboard::THRONE;
+                    }
+                    if rules.queen_relocated_by_opponent || restricted {
+                        // The chooser (the opponent, under queen-relocated-by=opponent) may
+                        // never put her between two of its active pieces.
+                        to &= !position.between(position.active(opp));
+                    }
+                    Kind::Relocation { from: queen, to }
+                } else {
+                    let mut to = empty & Bitboard::OUTER;
+                    if restricted {
+                        to &= !position.between(position.active(opp));
+                    }
+                    Kind::Relocation {
+                        from: mine_captured,
+                        to,
+                    }
+                }
+            }
+            Phase::Normal => {
+                let mut targets = empty;
+                if rules.intervention == Intervention::Forbidden {
+                    targets &= !position.between(position.blockers(opp));
+                }
+                let active = position.active(me);
+                let queens = position.pieces(me, PieceKind::Queen);
+                let guards = active & !queens;
+                let guard_targets = targets & !Bitboard::THRONE;
+                let mut guard_to = [Bitboard::EMPTY; 6];
+                for d in Direction::ALL {
+                    guard_to[d.index()] = guards.step_targets(d) & guard_targets;
+                }
+                let queen = (active & queens).first();
+                let queen_to = queen.map_or(Bitboard::EMPTY, |q| q.step_set() & targets);
+                Kind::Normal {
+                    guard_to,
+                    queen,
+                    queen_to,
+                    pass: rules.touch_move,
+                    forced_pass: rules.forced_pass(),
+                }
+            }
+        };
+        LegalActions { kind }
+    }
+
+    /// Whether the rules would force a pass if nothing else were legal.
+    #[inline]
+    fn forced_pass(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Normal {
+                forced_pass: true,
+                ..
+            }
+        )
+    }
+
+    /// The number of actions, not counting a forced pass.
+    #[inline]
+    fn count_unforced(&self) -> usize {
+        match self.kind {
+            Kind::Placement { to, .. } => to.count() as usize,
+            Kind::Relocation { from, to } => from.count() as usize * to.count() as usize,
+            Kind::Normal {
+                guard_to,
+                queen_to,
+                pass,
+                ..
+            } => {
+                guard_to.iter().map(|b| b.count() as usize).sum::<usize>()
+                    + queen_to.count() as usize
+                    + pass as usize
+            }
+        }
+    }
+
+    /// Whether the only legal action is a forced pass (`ludii`, nothing else possible).
+    #[inline]
+    pub fn is_forced_pass(&self) -> bool {
+        self.forced_pass() && !self.any_unforced()
+    }
+
+    #[inline]
+    fn any_unforced(&self) -> bool {
+        match self.kind {
+            Kind::Placement { to, .. } => to.any(),
+            Kind::Relocation { from, to } => from.any() && to.any(),
+            Kind::Normal {
+                guard_to,
+                queen_to,
+                pass,
+                ..
+            } => pass || queen_to.any() || guard_to.iter().any(|b| b.any()),
+        }
+    }
+
+    /// The number of legal actions.
+    #[inline]
+    pub fn count(&self) -> usize {
+        match self.count_unforced() {
+            0 if self.forced_pass() => 1,
+            n => n,
+        }
+    }
+
+    /// Whether there is at least one legal action.
+    #[inline]
+    pub fn any(&self) -> bool {
+        self.forced_pass() || self.any_unforced()
+    }
+
+    /// Writes every legal action into `list` (cleared first).
+    pub fn generate(&self, list: &mut ActionList) {
+        list.clear();
+        match self.kind {
+            Kind::Placement { kind, to } => {
+                for to in to {
+                    list.push(Action::Place { kind, to });
+                }
+            }
+            Kind::Relocation { from, to } => {
+                for from in from {
+                    for to in to {
+                        list.push(Action::Relocate { from, to });
+                    }
+                }
+            }
+            Kind::Normal {
+                guard_to,
+                queen,
+                queen_to,
+                pass,
+                ..
+            } => {
+                if let Some(q) = queen {
+                    for to in queen_to {
+                        list.push(Action::Step { from: q, to });
+                    }
+                }
+                for d in Direction::ALL {
+                    let back = d.opposite();
+                    for to in guard_to[d.index()] {
+                        list.push(Action::Step {
+                            from: to.step_unchecked(back),
+                            to,
+                        });
+                    }
+                }
+                if pass {
+                    list.push(Action::Pass);
+                }
+            }
+        }
+        if list.is_empty() && self.forced_pass() {
+            list.push(Action::Pass);
+        }
+    }
+
+    /// A uniformly random legal action, drawn without listing them (the playout fast path);
+    /// `None` when there is none.
+    pub fn random(&self, rng: &mut Rng) -> Option<Action> {
+        let action = match self.kind {
+            Kind::Placement { kind, to } => {
+                let n = to.count() as usize;
+                (n > 0).then(|| Action::Place {
+                    kind,
+                    to: to.nth(rng.below(n)),
+                })
+            }
+            Kind::Relocation { from, to } => {
+                let (nf, nt) = (from.count() as usize, to.count() as usize);
+                (nf * nt > 0).then(|| {
+                    let k = rng.below(nf * nt);
+                    Action::Relocate {
+                        from: from.nth(k / nt),
+                        to: to.nth(k % nt),
+                    }
+                })
+            }
+            Kind::Normal {
+                guard_to,
+                queen,
+                queen_to,
+                pass,
+                ..
+            } => {
+                let counts = guard_to.map(|b| b.count() as usize);
+                let queen_count = queen_to.count() as usize;
+                let total = queen_count + counts.iter().sum::<usize>() + pass as usize;
+                if total == 0 {
+                    None
+                } else {
+                    let mut k = rng.below(total);
+                    if k < queen_count {
+                        Some(Action::Step {
+                            from: queen.expect("queen steps need a queen"),
+                            to: queen_to.nth(k),
+                        })
+                    } else {
+                        k -= queen_count;
+                        let mut chosen = Action::Pass;
+                        for d in Direction::ALL {
+                            if k < counts[d.index()] {
+                                let to = guard_to[d.index()].nth(k);
+                                chosen = Action::Step {
+                                    from: to.step_unchecked(d.opposite()),
+                                    to,
+                                };
+                                break;
+                            }
+                            k -= counts[d.index()];
+                        }
+                        Some(chosen)
+                    }
+                }
+            }
+        };
+        match action {
+            None if self.forced_pass() => Some(Action::Pass),
+            other => other,
+        }
+    }
+}
