@@ -1,0 +1,397 @@
+//! JSON forms of game records and positions (documented in docs/notation.md).
+//!
+//! A game:
+//! ```json
+//! {"tags": {"Event": "demo"}, "variant": "standard", "start": null,
+//!  "moves": [{"action": "h9-g9", "captures": []}], "result": "*", "termination": null}
+//! ```
+//! Reading a game replays it: every action must be legal, `captures` (optional on input)
+//! must match, and the result must fit the game, exactly as for a text record.
+
+use crate::action_token::format_annotated;
+use crate::position_notation::{format_position, parse_position};
+use crate::record::{GameRecord, ENGINE_TAGS};
+use crate::verdict::check_result;
+use agon_core::{
+    Action, Bitboard, Cell, Game, GameResult, Phase, PieceKind, Position, Rules, Side, Termination,
+};
+use serde::de::{self, Deserializer, MapAccess};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One ply in JSON.
+#[derive(Serialize, Deserialize)]
+struct MoveJson {
+    action: Action,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    captures: Option<Vec<Cell>>,
+}
+
+/// A game record in JSON.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameJson {
+    #[serde(default)]
+    tags: Tags,
+    #[serde(default = "standard")]
+    variant: Rules,
+    #[serde(default)]
+    start: Option<String>,
+    moves: Vec<MoveJson>,
+    #[serde(default = "unfinished")]
+    result: GameResult,
+    #[serde(default)]
+    termination: Option<Termination>,
+}
+
+fn standard() -> Rules {
+    Rules::STANDARD
+}
+
+fn unfinished() -> GameResult {
+    GameResult::Unfinished
+}
+
+/// Tags as a JSON object that keeps its order.
+#[derive(Default)]
+struct Tags(Vec<(String, String)>);
+
+impl Serialize for Tags {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Tags {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Tags, D::Error> {
+        struct TagsVisitor;
+        impl<'de> de::Visitor<'de> for TagsVisitor {
+            type Value = Tags;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of tag names and string values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Tags, A::Error> {
+                let mut tags: Vec<(String, String)> = Vec::new();
+                while let Some((name, value)) = map.next_entry::<String, String>()? {
+                    if tags.iter().any(|(n, _)| *n == name) {
+                        return Err(de::Error::custom(format!(
+                            "the tag `{name}` is given twice"
+                        )));
+                    }
+                    tags.push((name, value));
+                }
+                Ok(Tags(tags))
+            }
+        }
+        deserializer.deserialize_map(TagsVisitor)
+    }
+}
+
+impl Serialize for GameRecord {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        GameJson {
+            tags: Tags(self.tags().to_vec()),
+            variant: self.rules,
+            start: self.start.as_ref().map(format_position),
+            moves: self
+                .plies
+                .iter()
+                .map(|p| MoveJson {
+                    action: p.action,
+                    captures: Some(p.captures.collect()),
+                })
+                .collect(),
+            result: self.result,
+            termination: self.termination,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameRecord {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<GameRecord, D::Error> {
+        let json = GameJson::deserialize(deserializer)?;
+        record_from_json(json).map_err(de::Error::custom)
+    }
+}
+
+fn record_from_json(json: GameJson) -> Result<GameRecord, String> {
+    let rules = json.variant;
+    let mut record = GameRecord::new(rules);
+    for (name, value) in &json.tags.0 {
+        if ENGINE_TAGS.contains(&name.as_str()) {
+            return Err(format!(
+                "the tag `{name}` belongs in its own field (variant, start, result, termination)"
+            ));
+        }
+        if !record.set_tag(name, value) || record.tag(name).as_deref() != Some(value) {
+            return Err(format!(
+                "the tag `{name}` is not valid in a record (names are letters, digits and `_`; \
+                 values are one line of at most 8192 bytes)"
+            ));
+        }
+    }
+    let start = match &json.start {
+        None => Position::start(rules),
+        Some(text) => parse_position(text, rules).map_err(|e| format!("start: {e}"))?,
+    };
+    let usual = start == Position::start(rules) && start.passes() == 0;
+    record.start = (!usual).then_some(start);
+    let mut game = Game::from_position(start);
+    for (index, m) in json.moves.iter().enumerate() {
+        let ply = index + 1;
+        if let Some(outcome) = game.outcome() {
+            return Err(format!(
+                "moves[{index}] (ply {ply}): {} comes after the end of the game ({} by {})",
+                m.action, outcome.result, outcome.termination
+            ));
+        }
+        let captured = game.play(m.action).map_err(|reason| {
+            format!(
+                "moves[{index}] (ply {ply}): {} is not legal: {reason}",
+                m.action
+            )
+        })?;
+        if let Some(cells) = &m.captures {
+            let marked = cells.iter().fold(Bitboard::EMPTY, |b, &c| b.with(c));
+            if marked != captured || cells.len() != captured.count() as usize {
+                return Err(format!(
+                    "moves[{index}] (ply {ply}): captures {:?} do not match the action, which is {}",
+                    cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                    format_annotated(m.action, captured)
+                ));
+            }
+        }
+    }
+    check_result(
+        game.outcome(),
+        game.ply_count(),
+        json.result,
+        json.termination,
+    )
+    .map_err(|e| e.message)?;
+    record.plies = game.plies().to_vec();
+    record.result = json.result;
+    record.termination = json
+        .termination
+        .or_else(|| game.outcome().map(|o| o.termination));
+    Ok(record)
+}
+
+impl GameRecord {
+    /// The record as a JSON object (see the module documentation).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads and validates a record from JSON.
+    pub fn from_json(text: &str) -> Result<GameRecord, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+/// One piece on the board in [`PositionJson`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceJson {
+    /// The cell, like `f1`.
+    pub cell: Cell,
+    /// `white` or `black`.
+    pub side: String,
+    /// `queen` or `guard`.
+    pub kind: String,
+    /// Whether the piece is captured (it stays on its cell until relocated).
+    pub captured: bool,
+}
+
+/// Pieces in hand of one side in [`PositionJson`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandJson {
+    /// Queens in hand (0 or 1).
+    pub queen: u8,
+    /// Guards in hand (0 to 6).
+    pub guard: u8,
+}
+
+/// Pieces in hand of both sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InHandJson {
+    /// White's pieces in hand.
+    pub white: HandJson,
+    /// Black's pieces in hand.
+    pub black: HandJson,
+}
+
+/// The JSON form of a position: the position string and the rules, plus the same content
+/// spelled out for `jq` (`to_move`, `phase`, `pieces` in (file, rank) order, `in_hand`,
+/// `passes`). On input, `notation` and `rules` are required; every other field is optional
+/// and, when present, must agree with the notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionJson {
+    /// The position string.
+    pub notation: String,
+    /// The rule set's canonical name.
+    pub rules: Rules,
+    /// `white` or `black`.
+    pub to_move: String,
+    /// `placement`, `relocation` or `normal`: what the side to move must do.
+    pub phase: String,
+    /// Every piece on the board.
+    pub pieces: Vec<PieceJson>,
+    /// Pieces still in hand (placement openings).
+    pub in_hand: InHandJson,
+    /// Consecutive passes just played (only `ludii` reads it).
+    pub passes: u8,
+}
+
+fn side_name(side: Side) -> String {
+    side.name().to_ascii_lowercase()
+}
+
+impl PositionJson {
+    /// The JSON form of a position.
+    pub fn from_position(position: &Position) -> PositionJson {
+        let hand = |side| HandJson {
+            queen: position.in_hand(side, PieceKind::Queen),
+            guard: position.in_hand(side, PieceKind::Guard),
+        };
+        PositionJson {
+            notation: format_position(position),
+            rules: position.rules(),
+            to_move: side_name(position.to_move()),
+            phase: match position.phase() {
+                Phase::Placement => "placement",
+                Phase::Relocation => "relocation",
+                Phase::Normal => "normal",
+            }
+            .to_string(),
+            pieces: position
+                .occupied()
+                .filter_map(|cell| {
+                    position.piece_at(cell).map(|p| PieceJson {
+                        cell,
+                        side: side_name(p.side),
+                        kind: p.kind.name().to_string(),
+                        captured: p.captured,
+                    })
+                })
+                .collect(),
+            in_hand: InHandJson {
+                white: hand(Side::White),
+                black: hand(Side::Black),
+            },
+            passes: if position.rules().forced_pass() {
+                position.passes()
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The position (parsed from `notation` under `rules`).
+    pub fn to_position(&self) -> Result<Position, String> {
+        parse_position(&self.notation, self.rules).map_err(|e| e.to_string())
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionInput {
+    notation: String,
+    rules: Rules,
+    to_move: Option<String>,
+    phase: Option<String>,
+    pieces: Option<Vec<PieceJson>>,
+    in_hand: Option<InHandJson>,
+    passes: Option<u8>,
+}
+
+impl<'de> Deserialize<'de> for PositionJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PositionJson, D::Error> {
+        let input = PositionInput::deserialize(deserializer)?;
+        let position = parse_position(&input.notation, input.rules)
+            .map_err(|e| de::Error::custom(format!("notation: {e}")))?;
+        let json = PositionJson::from_position(&position);
+        let disagree = |field: &str| {
+            de::Error::custom(format!("the field `{field}` disagrees with the notation"))
+        };
+        if input.to_move.is_some_and(|v| v != json.to_move) {
+            return Err(disagree("to_move"));
+        }
+        if input.phase.is_some_and(|v| v != json.phase) {
+            return Err(disagree("phase"));
+        }
+        if input.pieces.is_some_and(|v| v != json.pieces) {
+            return Err(disagree("pieces"));
+        }
+        if input.in_hand.is_some_and(|v| v != json.in_hand) {
+            return Err(disagree("in_hand"));
+        }
+        if input.passes.is_some_and(|v| v != json.passes) {
+            return Err(disagree("passes"));
+        }
+        Ok(json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_json_has_the_documented_shape() {
+        let mut game = Game::new(Rules::STANDARD);
+        game.play("h9-g9".parse().unwrap()).unwrap();
+        let record = GameRecord::from_game(&game, &[("Event", "demo")]);
+        let json = record.to_json();
+        assert_eq!(
+            json,
+            r#"{"tags":{"Event":"demo"},"variant":"standard","start":null,"moves":[{"action":"h9-g9","captures":[]}],"result":"*","termination":null}"#
+        );
+        assert_eq!(GameRecord::from_json(&json).unwrap(), record);
+    }
+
+    #[test]
+    fn game_json_input_is_validated() {
+        let e = GameRecord::from_json(r#"{"moves":[{"action":"f1-f3"}]}"#).unwrap_err();
+        assert!(
+            e.starts_with("moves[0] (ply 1): f1-f3 is not legal: f3 is not next to f1"),
+            "{e}"
+        );
+        let e = GameRecord::from_json(r#"{"moves":[],"result":"1-0"}"#).unwrap_err();
+        assert!(e.contains("needs [Termination"), "{e}");
+        let e = GameRecord::from_json(r#"{"tags":{"Result":"*"},"moves":[]}"#).unwrap_err();
+        assert!(e.contains("belongs in its own field"), "{e}");
+    }
+
+    #[test]
+    fn position_json_round_trips_and_checks_fields() {
+        let start = Position::start(Rules::STANDARD);
+        let json = serde_json::to_string(&PositionJson::from_position(&start)).unwrap();
+        assert!(json.starts_with(
+            r#"{"notation":"1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w -","rules":"standard","to_move":"white","phase":"normal","pieces":[{"cell":"a2","side":"black","kind":"guard","captured":false},"#
+        ));
+        let back: PositionJson = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.to_position().unwrap(), start);
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        let short: PositionJson = serde_json::from_str(
+            r#"{"notation":"1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w -","rules":"standard"}"#,
+        )
+        .unwrap();
+        assert_eq!(short, back);
+        let wrong = serde_json::from_str::<PositionJson>(
+            r#"{"notation":"1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w -","rules":"standard","to_move":"black"}"#,
+        );
+        assert!(wrong
+            .unwrap_err()
+            .to_string()
+            .starts_with("the field `to_move` disagrees"));
+    }
+}

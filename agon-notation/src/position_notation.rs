@@ -1,0 +1,490 @@
+//! The one-line position notation (FEN-like): every cell, captured marks, pieces in hand,
+//! the side to move, and (under `ludii` only) a pending pass.
+//!
+//! ```text
+//! 1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w -
+//! ```
+//!
+//! Fields, separated by single spaces:
+//! 1. the board: the eleven files `a` to `l`, separated by `/`, each listed from rank 1
+//!    upward; `Q`/`G` are White's queen and guards, `q`/`g` Black's, a `*` after a letter
+//!    marks the piece captured, and a number (1 to 11) stands for that many empty cells;
+//! 2. the side to move: `w` or `b`;
+//! 3. pieces in hand: `-`, or White's then Black's, queen before guards, one letter per
+//!    piece (`QGGGGGGqgggggg` at the start of a placement opening);
+//! 4. only under `ludii`, and only right after a pass: `1`, the number of consecutive passes
+//!    just played (a second pass would draw the game).
+//!
+//! The rule set is not part of the string: a position string is always read under a known
+//! rule set (a record's `Variant` tag, a `--rules` option), and keeping it out keeps the
+//! string short and free of the commas and `=` signs of rule-set names.
+//! The writer's output is the only string the strict parser accepts for a position, so
+//! equal positions have equal strings.
+
+use agon_core::{Cell, Phase, PieceKind, Position, Rules, Side, FILE_LETTERS};
+use std::fmt;
+
+/// The standard start position in position notation.
+pub const START_POSITION: &str = "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w -";
+
+/// The start of the placement openings: an empty board and every piece in hand.
+pub const PLACEMENT_START_POSITION: &str = "6/7/8/9/10/11/10/9/8/7/6 w QGGGGGGqgggggg";
+
+/// Why a text is not a position string, with the 1-based column (in characters) where the
+/// problem was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// 1-based column of the offending character (one past the end for a missing part).
+    pub column: usize,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.column, self.message)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Writes a position in position notation (the canonical string: one position, one string).
+pub fn format_position(position: &Position) -> String {
+    let mut out = String::with_capacity(64);
+    for (file_index, _) in FILE_LETTERS.iter().enumerate() {
+        if file_index > 0 {
+            out.push('/');
+        }
+        let mut empty = 0;
+        for cell in file_cells(file_index) {
+            match position.piece_at(cell) {
+                None => empty += 1,
+                Some(piece) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(piece_letter(piece.side, piece.kind));
+                    if piece.captured {
+                        out.push('*');
+                    }
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out.push(' ');
+    out.push(side_letter(position.to_move()));
+    out.push(' ');
+    let hand_start = out.len();
+    for side in Side::BOTH {
+        for kind in [PieceKind::Queen, PieceKind::Guard] {
+            for _ in 0..position.in_hand(side, kind) {
+                out.push(piece_letter(side, kind));
+            }
+        }
+    }
+    if out.len() == hand_start {
+        out.push('-');
+    }
+    if position.rules().forced_pass() && position.passes() > 0 {
+        out.push_str(&format!(" {}", position.passes()));
+    }
+    out
+}
+
+/// Parses a position string under a rule set, strictly: only the canonical form written by
+/// [`format_position`] is accepted, and the position must be one that can arise in a game
+/// (piece counts, no guard on the throne, pieces in hand only during a placement opening).
+///
+/// ```
+/// use agon_core::{Position, Rules};
+/// use agon_notation::{format_position, parse_position, START_POSITION};
+/// let start = parse_position(START_POSITION, Rules::STANDARD).unwrap();
+/// assert_eq!(start, Position::start(Rules::STANDARD));
+/// assert_eq!(format_position(&start), START_POSITION);
+/// let error = parse_position("1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 x -", Rules::STANDARD);
+/// assert_eq!(error.unwrap_err().column, 43);
+/// ```
+pub fn parse_position(text: &str, rules: Rules) -> Result<Position, PositionError> {
+    Parser {
+        chars: text.char_indices().collect(),
+        at: 0,
+        text,
+    }
+    .position(rules)
+}
+
+/// The cells of a file (0 = `a`), from rank 1 upward.
+fn file_cells(file_index: usize) -> impl Iterator<Item = Cell> {
+    let q = file_index as i32 - 5;
+    (-5..=5)
+        .rev()
+        .filter_map(move |r| Cell::from_axial(q, r))
+        .filter(move |c| c.q() == q)
+}
+
+fn piece_letter(side: Side, kind: PieceKind) -> char {
+    match side {
+        Side::White => kind.letter(),
+        Side::Black => kind.letter().to_ascii_lowercase(),
+    }
+}
+
+fn side_letter(side: Side) -> char {
+    match side {
+        Side::White => 'w',
+        Side::Black => 'b',
+    }
+}
+
+struct Parser<'a> {
+    chars: Vec<(usize, char)>,
+    /// Index into `chars`.
+    at: usize,
+    text: &'a str,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).map(|&(_, c)| c)
+    }
+
+    fn column(&self) -> usize {
+        self.at + 1
+    }
+
+    fn error<T>(&self, column: usize, message: impl Into<String>) -> Result<T, PositionError> {
+        Err(PositionError {
+            column,
+            message: message.into(),
+        })
+    }
+
+    fn describe_here(&self) -> String {
+        match self.peek() {
+            Some(c) => format!("`{c}`"),
+            None => "the end".to_string(),
+        }
+    }
+
+    fn position(mut self, rules: Rules) -> Result<Position, PositionError> {
+        if self.text.is_empty() {
+            return self.error(
+                1,
+                "empty position string; expected a board like `".to_string() + START_POSITION + "`",
+            );
+        }
+        let mut position = Position::empty(rules, Side::White);
+        let mut counts = [[0u8; 2]; 2];
+        for file_index in 0..FILE_LETTERS.len() {
+            if file_index > 0 {
+                match self.peek() {
+                    Some('/') => self.at += 1,
+                    _ => {
+                        let previous = FILE_LETTERS[file_index - 1] as char;
+                        let size = file_cells(file_index - 1).count();
+                        return self.error(
+                            self.column(),
+                            format!(
+                                "expected `/` after file {previous} ({size} cells), found {}",
+                                self.describe_here()
+                            ),
+                        );
+                    }
+                }
+            }
+            self.file(file_index, &mut position, &mut counts)?;
+        }
+        if self.peek() == Some('/') {
+            return self.error(
+                self.column(),
+                "the board has 11 files (a to l); found a 12th `/`",
+            );
+        }
+        self.space("the side to move (`w` or `b`)")?;
+        let side_column = self.column();
+        let side = match self.peek() {
+            Some('w') => Side::White,
+            Some('b') => Side::Black,
+            _ => {
+                return self.error(
+                    side_column,
+                    format!("unknown side {}: expected `w` or `b`", self.describe_here()),
+                )
+            }
+        };
+        self.at += 1;
+        position.set_to_move(side);
+        self.space("the pieces in hand (`-` or letters like `QGGGGGGqgggggg`)")?;
+        let hand_column = self.column();
+        self.hand(&mut position)?;
+        if self.peek() == Some(' ') {
+            self.at += 1;
+            let column = self.column();
+            if !rules.forced_pass() {
+                return self.error(
+                    column,
+                    format!("unexpected {}: a pass count is only written under `ludii`, and the rules are `{rules}`", self.describe_here()),
+                );
+            }
+            match self.peek() {
+                Some('1') => {
+                    self.at += 1;
+                    position.set_passes(1);
+                }
+                _ => {
+                    return self.error(
+                        column,
+                        format!(
+                            "unexpected {}: the only pass count is `1` (a pass was just played); \
+                             omit it otherwise",
+                            self.describe_here()
+                        ),
+                    )
+                }
+            }
+        }
+        if self.peek().is_some() {
+            return self.error(
+                self.column(),
+                format!("unexpected {} after the last field", self.describe_here()),
+            );
+        }
+        self.totals(&position, hand_column)?;
+        if let Err(problems) = position.validate() {
+            return self.error(hand_column, problems.join("; "));
+        }
+        if position.passes() > 0 && position.phase() == Phase::Placement {
+            return self.error(
+                self.column() - 1,
+                "no pass is possible during the placement opening",
+            );
+        }
+        Ok(position)
+    }
+
+    fn space(&mut self, what: &str) -> Result<(), PositionError> {
+        if self.peek() == Some(' ') {
+            self.at += 1;
+            if self.peek() == Some(' ') {
+                return self.error(self.column(), "fields are separated by a single space");
+            }
+            Ok(())
+        } else {
+            self.error(
+                self.column(),
+                format!(
+                    "expected a space and then {what}, found {}",
+                    self.describe_here()
+                ),
+            )
+        }
+    }
+
+    fn file(
+        &mut self,
+        file_index: usize,
+        position: &mut Position,
+        counts: &mut [[u8; 2]; 2],
+    ) -> Result<(), PositionError> {
+        let cells: Vec<Cell> = file_cells(file_index).collect();
+        let letter = FILE_LETTERS[file_index] as char;
+        let mut filled = 0;
+        while filled < cells.len() || matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric()) {
+            let column = self.column();
+            let Some(c) = self.peek() else { break };
+            if c.is_ascii_digit() {
+                let mut n = 0usize;
+                let start = self.at;
+                while let Some(d) = self.peek().filter(char::is_ascii_digit) {
+                    n = n
+                        .saturating_mul(10)
+                        .saturating_add(d as usize - '0' as usize);
+                    self.at += 1;
+                }
+                if self.chars[start].1 == '0' {
+                    return self.error(
+                        column,
+                        "a run of empty cells is a number from 1 to 11 without leading zero",
+                    );
+                }
+                if filled + n > cells.len() {
+                    return self.error(
+                        column,
+                        format!(
+                            "file {letter} has {} cells ({letter}1 to {letter}{}); {n} empty cells after {filled} go past its end",
+                            cells.len(),
+                            cells.len()
+                        ),
+                    );
+                }
+                filled += n;
+                continue;
+            }
+            let (side, kind) = match c {
+                'Q' => (Side::White, PieceKind::Queen),
+                'G' => (Side::White, PieceKind::Guard),
+                'q' => (Side::Black, PieceKind::Queen),
+                'g' => (Side::Black, PieceKind::Guard),
+                '/' | ' ' => break,
+                other => {
+                    return self.error(
+                        column,
+                        format!(
+                            "unknown piece `{other}`: expected Q, G (White), q, g (Black), a `*` \
+                             after a piece for captured, or a number of empty cells"
+                        ),
+                    )
+                }
+            };
+            if filled >= cells.len() {
+                return self.error(
+                    column,
+                    format!(
+                        "file {letter} has {} cells ({letter}1 to {letter}{}); this piece would be off the board",
+                        cells.len(),
+                        cells.len()
+                    ),
+                );
+            }
+            let cell = cells[filled];
+            self.at += 1;
+            let captured = self.peek() == Some('*');
+            if captured {
+                self.at += 1;
+            }
+            let count = &mut counts[side.index()][kind.index()];
+            *count += 1;
+            if *count > kind.count_per_side() {
+                return self.error(
+                    column,
+                    match kind {
+                        PieceKind::Queen => {
+                            format!("{side} has a second queen (on {cell}); each side has one")
+                        }
+                        PieceKind::Guard => {
+                            format!("{side} has a seventh guard (on {cell}); each side has six")
+                        }
+                    },
+                );
+            }
+            if kind == PieceKind::Guard && cell == Cell::THRONE {
+                return self.error(
+                    column,
+                    "a guard on the throne f6: only a queen may stand there",
+                );
+            }
+            position.put(cell, side, kind, captured);
+            filled += 1;
+        }
+        if filled < cells.len() {
+            return self.error(
+                self.column(),
+                format!(
+                    "file {letter} has {} cells, but only {filled} are described; expected a piece or a number, found {}",
+                    cells.len(),
+                    self.describe_here()
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn hand(&mut self, position: &mut Position) -> Result<(), PositionError> {
+        if self.peek() == Some('-') {
+            self.at += 1;
+            return Ok(());
+        }
+        let start = self.column();
+        let order = ['Q', 'G', 'q', 'g'];
+        let mut counts = [0u8; 4];
+        let mut last = 0;
+        while let Some(c) = self.peek() {
+            if c == ' ' {
+                break;
+            }
+            let Some(slot) = order.iter().position(|&o| o == c) else {
+                return self.error(
+                    self.column(),
+                    format!("unknown piece `{c}` in hand: expected Q, G, q or g, or `-` for none"),
+                );
+            };
+            if slot < last {
+                return self.error(
+                    self.column(),
+                    "pieces in hand are listed White's then Black's, queen before guards (like `QGGGGGGqgggggg`)",
+                );
+            }
+            last = slot;
+            counts[slot] += 1;
+            let limit = if slot % 2 == 0 { 1 } else { 6 };
+            if counts[slot] > limit {
+                return self.error(self.column(), format!("more than {limit} `{c}` in hand"));
+            }
+            self.at += 1;
+        }
+        if self.column() == start {
+            return self.error(
+                start,
+                "expected the pieces in hand: `-` or letters like `QGGGGGGqgggggg`",
+            );
+        }
+        position.set_in_hand(Side::White, PieceKind::Queen, counts[0]);
+        position.set_in_hand(Side::White, PieceKind::Guard, counts[1]);
+        position.set_in_hand(Side::Black, PieceKind::Queen, counts[2]);
+        position.set_in_hand(Side::Black, PieceKind::Guard, counts[3]);
+        Ok(())
+    }
+
+    /// Missing pieces: each side has one queen and six guards, on the board or in hand.
+    fn totals(&self, position: &Position, hand_column: usize) -> Result<(), PositionError> {
+        for side in Side::BOTH {
+            for kind in [PieceKind::Queen, PieceKind::Guard] {
+                let on_board = position.pieces(side, kind).count() as u8;
+                let in_hand = position.in_hand(side, kind);
+                let expected = kind.count_per_side();
+                if on_board + in_hand != expected {
+                    return self.error(
+                        hand_column,
+                        format!(
+                            "{side} has {on_board} {} on the board and {in_hand} in hand; expected {expected} in all",
+                            if on_board == 1 { kind.name().to_string() } else { format!("{}s", kind.name()) }
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions_round_trip() {
+        for rules in Rules::single_switch_variants() {
+            let start = Position::start(rules);
+            let text = format_position(&start);
+            let expected = if rules.has_placement() {
+                PLACEMENT_START_POSITION
+            } else {
+                START_POSITION
+            };
+            assert_eq!(text, expected);
+            assert_eq!(parse_position(&text, rules).unwrap(), start);
+        }
+    }
+
+    #[test]
+    fn file_cells_are_in_rank_order() {
+        let names: Vec<String> = file_cells(0).map(|c| c.to_string()).collect();
+        assert_eq!(names, ["a1", "a2", "a3", "a4", "a5", "a6"]);
+        assert_eq!(file_cells(5).count(), 11);
+        assert_eq!(file_cells(5).last().unwrap().to_string(), "f11");
+    }
+}

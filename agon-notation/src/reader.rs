@@ -1,0 +1,948 @@
+//! The streaming record tokenizer: syntax only, in the manner of pgn-reader.
+//!
+//! [`Reader`] reads any [`std::io::Read`] in a fixed 64 KiB buffer, one game at a time, and
+//! drives a [`Visitor`] with tags, move numbers, action tokens, NAGs and the result. It
+//! knows nothing about the rules: whether an action token means anything, and whether it
+//! is legal, is the visitor's business (see [`crate::Records`] for the validating one).
+//!
+//! Guarantees: no panic on any input; time linear in the input; memory bounded by the
+//! buffer, the longest tag value ([`crate::MAX_TAG_VALUE`]) and what the visitor keeps.
+//! CRLF, a UTF-8 byte-order mark, blank lines and `%` escape lines are accepted. After a
+//! syntax error the reader skips to the end of the game (its result token, the next tag
+//! section, or the end of the input) and carries on with the next game.
+
+use crate::error::ErrorKind;
+use crate::record::MAX_TAG_VALUE;
+use agon_core::GameResult;
+use std::io::{self, Read};
+
+/// The longest token (action, move number, NAG) the reader accepts, in bytes.
+pub const MAX_TOKEN: usize = 64;
+
+const BUFFER: usize = 64 * 1024;
+
+/// A place in the input: 1-based line and column (in characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Location {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column, counting characters (a UTF-8 byte-order mark is not counted).
+    pub column: u64,
+}
+
+/// Whether the reader should keep reporting the current game to the visitor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep going.
+    Continue,
+    /// Skip the rest of this game (the reader still finds where it ends).
+    Skip,
+}
+
+/// How a move number was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dots {
+    /// `12.`: before White's action.
+    One,
+    /// `12...`: before Black's action.
+    Three,
+}
+
+/// A syntax defect found by the reader. After reporting one, the reader skips the rest of
+/// the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Where.
+    pub at: Location,
+    /// [`ErrorKind::Syntax`], [`ErrorKind::Encoding`] or [`ErrorKind::Tag`].
+    pub kind: ErrorKind,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+/// What a caller of [`Reader::read_game`] does with the parts of a game. Every method has a
+/// default that ignores its input.
+pub trait Visitor {
+    /// A game starts (its first tag, token or defect is at `at`).
+    fn begin_game(&mut self, at: Location) {
+        let _ = at;
+    }
+    /// A tag pair, with escapes resolved; `at` is the `[`, `value_at` the first character
+    /// inside the quotes.
+    fn tag(&mut self, name: &str, value: &str, at: Location, value_at: Location) -> Flow {
+        let _ = (name, value, at, value_at);
+        Flow::Continue
+    }
+    /// The tag section is over; the movetext starts at `at`.
+    fn begin_movetext(&mut self, at: Location) -> Flow {
+        let _ = at;
+        Flow::Continue
+    }
+    /// A move number (`12.` or `12...`; numbers beyond `u64` saturate).
+    fn move_number(&mut self, number: u64, dots: Dots, at: Location) -> Flow {
+        let _ = (number, dots, at);
+        Flow::Continue
+    }
+    /// A token that should be an action (letters, digits, `@`, `-` and the like).
+    fn action(&mut self, token: &str, at: Location) -> Flow {
+        let _ = (token, at);
+        Flow::Continue
+    }
+    /// A NAG: `$12`, `!`, `?`, `!!`, `??`, `!?`, `?!`.
+    fn nag(&mut self, nag: &str, at: Location) -> Flow {
+        let _ = (nag, at);
+        Flow::Continue
+    }
+    /// A comment `{...}` or `;...` (its text is not kept).
+    fn comment(&mut self, at: Location) -> Flow {
+        let _ = at;
+        Flow::Continue
+    }
+    /// The result token.
+    fn result(&mut self, result: GameResult, at: Location) -> Flow {
+        let _ = (result, at);
+        Flow::Continue
+    }
+    /// A syntax defect; the rest of the game is skipped.
+    fn syntax_error(&mut self, error: SyntaxError) {
+        let _ = error;
+    }
+    /// The game is over: after its result token, or where the next game or the input
+    /// starts or ends (`at`).
+    fn end_game(&mut self, at: Location) {
+        let _ = at;
+    }
+}
+
+/// The streaming tokenizer. See the module documentation.
+pub struct Reader<R> {
+    input: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    end: usize,
+    eof: bool,
+    /// Absolute offset of `buf[0]` in the input.
+    base: u64,
+    line: u64,
+    /// Absolute offset where the current line starts.
+    line_start: u64,
+    /// UTF-8 continuation bytes passed on the current line (bytes that are not columns).
+    continuation: u64,
+    bom_checked: bool,
+    /// Scratch buffers for tag names and values.
+    name: Vec<u8>,
+    value: Vec<u8>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Tags,
+    Moves,
+}
+
+/// The state of the game being read.
+struct GameState {
+    begun: bool,
+    skipping: bool,
+    section: Section,
+}
+
+impl GameState {
+    fn apply(&mut self, flow: Flow) {
+        if flow == Flow::Skip {
+            self.skipping = true;
+        }
+    }
+}
+
+#[inline]
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
+}
+
+#[inline]
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'@' | b'-' | b'/' | b'+' | b'#' | b'=' | b'_' | b':')
+}
+
+/// The length of the UTF-8 sequence a lead byte starts (0 for a byte that cannot start one).
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7f => 1,
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => 0,
+    }
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader over any byte source (a `BufRead` works too; the reader has its own buffer).
+    pub fn new(input: R) -> Reader<R> {
+        Reader {
+            input,
+            buf: vec![0; BUFFER].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            eof: false,
+            base: 0,
+            line: 1,
+            line_start: 0,
+            continuation: 0,
+            bom_checked: false,
+            name: Vec::new(),
+            value: Vec::new(),
+        }
+    }
+
+    /// The place of the next unread byte.
+    pub fn location(&self) -> Location {
+        let offset = self.base + self.pos as u64;
+        Location {
+            line: self.line,
+            column: offset - self.line_start + 1 - self.continuation,
+        }
+    }
+
+    /// Makes at least `want` bytes available after `pos` unless the input ends first.
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        while self.end - self.pos < want && !self.eof {
+            if self.pos > 0 {
+                self.buf.copy_within(self.pos..self.end, 0);
+                self.base += self.pos as u64;
+                self.end -= self.pos;
+                self.pos = 0;
+            }
+            match self.input.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        if self.pos == self.end {
+            self.fill(1)?;
+            if self.pos == self.end {
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.buf[self.pos]))
+    }
+
+    #[inline]
+    fn newline(&mut self) {
+        self.pos += 1;
+        self.line += 1;
+        self.line_start = self.base + self.pos as u64;
+        self.continuation = 0;
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.base + self.pos as u64 == self.line_start
+    }
+
+    fn check_bom(&mut self) -> io::Result<()> {
+        if !self.bom_checked {
+            self.bom_checked = true;
+            self.fill(3)?;
+            if self.buf[self.pos..self.end].starts_with(b"\xef\xbb\xbf") {
+                self.pos += 3;
+                self.line_start = 3;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads one game and reports it to `visitor`. Returns `Ok(false)` when the input holds
+    /// no further game (only blank lines and comments remain). An `Err` is a read error of
+    /// the underlying input.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<bool> {
+        self.check_bom()?;
+        let mut state = GameState {
+            begun: false,
+            skipping: false,
+            section: Section::Tags,
+        };
+        while let Some(b) = self.peek()? {
+            match b {
+                b'\n' => self.newline(),
+                _ if is_blank(b) => self.pos += 1,
+                b'[' => {
+                    if state.section == Section::Moves {
+                        break;
+                    }
+                    self.begin(&mut state, visitor);
+                    self.tag(&mut state, visitor)?;
+                }
+                b'{' => self.brace_comment(&mut state, visitor)?,
+                b';' => {
+                    let at = self.location();
+                    self.pos += 1;
+                    self.rest_of_line(&mut state, visitor)?;
+                    if state.begun && !state.skipping {
+                        state.apply(visitor.comment(at));
+                    }
+                }
+                b'%' if self.at_line_start() => self.rest_of_line(&mut state, visitor)?,
+                _ => {
+                    self.begin(&mut state, visitor);
+                    if state.section == Section::Tags {
+                        state.section = Section::Moves;
+                        if !state.skipping {
+                            let at = self.location();
+                            state.apply(visitor.begin_movetext(at));
+                        }
+                    }
+                    if self.movetext_token(&mut state, visitor)? {
+                        let at = self.location();
+                        visitor.end_game(at);
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        if state.begun {
+            let at = self.location();
+            visitor.end_game(at);
+        }
+        Ok(state.begun)
+    }
+
+    fn begin<V: Visitor>(&mut self, state: &mut GameState, visitor: &mut V) {
+        if !state.begun {
+            state.begun = true;
+            visitor.begin_game(self.location());
+        }
+    }
+
+    fn error<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+        at: Location,
+        kind: ErrorKind,
+        message: String,
+    ) {
+        self.begin(state, visitor);
+        if !state.skipping {
+            state.skipping = true;
+            visitor.syntax_error(SyntaxError { at, kind, message });
+        }
+    }
+
+    /// Validates one non-ASCII character at `pos` and steps over it. Returns false (and has
+    /// reported an error and stepped over one byte) if the bytes are not UTF-8.
+    fn utf8_char<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+    ) -> io::Result<bool> {
+        self.fill(4)?;
+        let available = &self.buf[self.pos..self.end];
+        let len = utf8_len(available[0]);
+        let valid =
+            len > 0 && available.len() >= len && std::str::from_utf8(&available[..len]).is_ok();
+        if valid {
+            self.pos += len;
+            self.continuation += len as u64 - 1;
+            Ok(true)
+        } else {
+            let at = self.location();
+            let message = format!(
+                "byte 0x{:02X} is not valid UTF-8 (records are UTF-8 text)",
+                available[0]
+            );
+            self.pos += 1;
+            self.error(state, visitor, at, ErrorKind::Encoding, message);
+            Ok(false)
+        }
+    }
+
+    /// Skips to the end of the line (not consuming the newline), checking UTF-8.
+    fn rest_of_line<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+    ) -> io::Result<()> {
+        while let Some(b) = self.peek()? {
+            match b {
+                b'\n' => break,
+                0x80.. => {
+                    self.utf8_char(state, visitor)?;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        Ok(())
+    }
+
+    /// A `{...}` comment. A comment may not contain a line that starts with `[`: such a
+    /// line ends it as unclosed, so that one missing `}` cannot swallow the games after it.
+    fn brace_comment<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+    ) -> io::Result<()> {
+        let at = self.location();
+        self.pos += 1;
+        loop {
+            let Some(b) = self.peek()? else {
+                let message =
+                    "the comment opened here is not closed with `}` before the end of the input"
+                        .to_string();
+                self.error(state, visitor, at, ErrorKind::Syntax, message);
+                return Ok(());
+            };
+            match b {
+                b'}' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\n' => {
+                    self.newline();
+                    if self.peek()? == Some(b'[') {
+                        let message = format!(
+                            "the comment opened here is not closed with `}}` before line {}, \
+                             which starts a tag",
+                            self.line
+                        );
+                        self.error(state, visitor, at, ErrorKind::Syntax, message);
+                        return Ok(());
+                    }
+                }
+                0x80.. => {
+                    self.utf8_char(state, visitor)?;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        if state.begun && !state.skipping {
+            state.apply(visitor.comment(at));
+        }
+        Ok(())
+    }
+
+    fn skip_blanks_on_line(&mut self) -> io::Result<()> {
+        while let Some(b) = self.peek()? {
+            if is_blank(b) {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// A tag pair `[Name "value"]`.
+    fn tag<V: Visitor>(&mut self, state: &mut GameState, visitor: &mut V) -> io::Result<()> {
+        let at = self.location();
+        self.pos += 1;
+        self.skip_blanks_on_line()?;
+        self.name.clear();
+        while let Some(b) = self.peek()? {
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                if self.name.len() == MAX_TOKEN {
+                    let here = self.location();
+                    let message = format!("a tag name is at most {MAX_TOKEN} characters");
+                    return self.bad_tag(state, visitor, here, message);
+                }
+                self.name.push(b);
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        if self.name.is_empty() {
+            let here = self.location();
+            let found = self.describe_next()?;
+            let message = format!(
+                "expected a tag name (letters, digits, `_`) after `[`, found {found}; a tag is \
+                 like [Event \"name\"]"
+            );
+            return self.bad_tag(state, visitor, here, message);
+        }
+        self.skip_blanks_on_line()?;
+        if self.peek()? != Some(b'"') {
+            let here = self.location();
+            let found = self.describe_next()?;
+            let name = String::from_utf8_lossy(&self.name).into_owned();
+            let message =
+                format!("expected a quoted value after the tag name `{name}`, found {found}");
+            return self.bad_tag(state, visitor, here, message);
+        }
+        self.pos += 1;
+        let value_at = self.location();
+        self.value.clear();
+        loop {
+            let Some(b) = self.peek()? else {
+                let here = self.location();
+                let message =
+                    "the tag value is not closed with `\"` before the end of the input".to_string();
+                return self.bad_tag(state, visitor, here, message);
+            };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\n' => {
+                    let here = self.location();
+                    let message = "the tag value is not closed with `\"` on its line".to_string();
+                    return self.bad_tag(state, visitor, here, message);
+                }
+                b'\\' => {
+                    self.pos += 1;
+                    match self.peek()? {
+                        Some(e @ (b'"' | b'\\')) => {
+                            self.value.push(e);
+                            self.pos += 1;
+                        }
+                        _ => self.value.push(b'\\'),
+                    }
+                }
+                0x80.. => {
+                    let start = self.pos;
+                    if !self.utf8_char(state, visitor)? {
+                        self.recover_line()?;
+                        return Ok(());
+                    }
+                    let (s, e) = (start, self.pos);
+                    self.value.extend_from_slice(&self.buf[s..e]);
+                }
+                b'\t' | b' '..=b'~' => {
+                    self.value.push(b);
+                    self.pos += 1;
+                }
+                other => {
+                    let here = self.location();
+                    let message = format!(
+                        "control character 0x{other:02X} in a tag value; tag values are one line of text"
+                    );
+                    return self.bad_tag(state, visitor, here, message);
+                }
+            }
+            if self.value.len() > MAX_TAG_VALUE {
+                let message = format!("a tag value is at most {MAX_TAG_VALUE} bytes");
+                return self.bad_tag(state, visitor, value_at, message);
+            }
+        }
+        self.skip_blanks_on_line()?;
+        if self.peek()? != Some(b']') {
+            let here = self.location();
+            let found = self.describe_next()?;
+            let message = format!("expected `]` to close the tag, found {found}");
+            return self.bad_tag(state, visitor, here, message);
+        }
+        self.pos += 1;
+        if !state.skipping {
+            // Both are valid UTF-8: names are ASCII, values were checked character by
+            // character.
+            let name = std::str::from_utf8(&self.name).unwrap_or_default();
+            let value = std::str::from_utf8(&self.value).unwrap_or_default();
+            let flow = visitor.tag(name, value, at, value_at);
+            state.apply(flow);
+        }
+        Ok(())
+    }
+
+    fn bad_tag<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+        at: Location,
+        message: String,
+    ) -> io::Result<()> {
+        self.error(state, visitor, at, ErrorKind::Tag, message);
+        self.recover_line()
+    }
+
+    /// Skips the rest of a line without reporting anything (after an error).
+    fn recover_line(&mut self) -> io::Result<()> {
+        while let Some(b) = self.peek()? {
+            if b == b'\n' {
+                break;
+            }
+            if b >= 0x80 {
+                self.fill(4)?;
+                let available = &self.buf[self.pos..self.end];
+                let len = utf8_len(available[0]);
+                if len > 0
+                    && available.len() >= len
+                    && std::str::from_utf8(&available[..len]).is_ok()
+                {
+                    self.pos += len;
+                    self.continuation += len as u64 - 1;
+                    continue;
+                }
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    /// Describes the next character for an error message, without consuming it.
+    fn describe_next(&mut self) -> io::Result<String> {
+        self.fill(4)?;
+        let available = &self.buf[self.pos..self.end];
+        Ok(match available.first() {
+            None => "the end of the input".to_string(),
+            Some(b'\n') => "the end of the line".to_string(),
+            Some(b'\r') => "the end of the line".to_string(),
+            Some(&b) => {
+                let len = utf8_len(b);
+                match std::str::from_utf8(&available[..len.clamp(1, available.len())]) {
+                    Ok(s) if len > 0 => match s.chars().next() {
+                        Some(c) if c.is_control() => format!("character 0x{b:02X}"),
+                        Some(c) => format!("`{c}`"),
+                        None => format!("byte 0x{b:02X}"),
+                    },
+                    _ => format!("byte 0x{b:02X} (not UTF-8)"),
+                }
+            }
+        })
+    }
+
+    /// One movetext token. Returns true if it was the result token (the game is over).
+    fn movetext_token<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+    ) -> io::Result<bool> {
+        self.fill(MAX_TOKEN + 1)?;
+        let at = self.location();
+        let window = &self.buf[self.pos..self.end];
+        let first = window[0];
+        let word_len = window
+            .iter()
+            .position(|&b| !is_word(b))
+            .unwrap_or(window.len());
+        match first {
+            b'0'..=b'9' => {
+                let digits = window
+                    .iter()
+                    .position(|b| !b.is_ascii_digit())
+                    .unwrap_or(window.len());
+                if window.get(digits) == Some(&b'.') {
+                    let dots = window[digits..]
+                        .iter()
+                        .position(|&b| b != b'.')
+                        .unwrap_or(window.len() - digits);
+                    let number = window[..digits].iter().fold(0u64, |n, &d| {
+                        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                    });
+                    if digits + dots > MAX_TOKEN {
+                        return self.too_long(state, visitor, at);
+                    }
+                    self.pos += digits + dots;
+                    let dots = match dots {
+                        1 => Dots::One,
+                        3 => Dots::Three,
+                        n => {
+                            let message = format!(
+                                "a move number is followed by `.` (White) or `...` (Black), \
+                                 not {n} dots"
+                            );
+                            self.error(state, visitor, at, ErrorKind::Syntax, message);
+                            return Ok(false);
+                        }
+                    };
+                    if !state.skipping {
+                        state.apply(visitor.move_number(number, dots, at));
+                    }
+                    return Ok(false);
+                }
+                if word_len > MAX_TOKEN {
+                    return self.too_long(state, visitor, at);
+                }
+                let result = match &window[..word_len] {
+                    b"1-0" => Some(GameResult::WhiteWins),
+                    b"0-1" => Some(GameResult::BlackWins),
+                    b"1/2-1/2" => Some(GameResult::Draw),
+                    _ => None,
+                };
+                let text = String::from_utf8_lossy(&window[..word_len]).into_owned();
+                self.pos += word_len;
+                match result {
+                    Some(result) => {
+                        if !state.skipping {
+                            visitor.result(result, at);
+                        }
+                        Ok(true)
+                    }
+                    None => {
+                        let message = format!(
+                            "`{text}` is neither a move number (`12.`, `12...`) nor a result \
+                             (1-0, 0-1, 1/2-1/2, *)"
+                        );
+                        self.error(state, visitor, at, ErrorKind::Syntax, message);
+                        Ok(false)
+                    }
+                }
+            }
+            b'*' => {
+                self.pos += 1;
+                if !state.skipping {
+                    visitor.result(GameResult::Unfinished, at);
+                }
+                Ok(true)
+            }
+            b'$' => {
+                let digits = window[1..]
+                    .iter()
+                    .position(|b| !b.is_ascii_digit())
+                    .unwrap_or(window.len() - 1);
+                if digits == 0 {
+                    self.pos += 1;
+                    let message = "`$` starts a NAG like `$1`; expected digits".to_string();
+                    self.error(state, visitor, at, ErrorKind::Syntax, message);
+                    return Ok(false);
+                }
+                if digits + 1 > MAX_TOKEN {
+                    return self.too_long(state, visitor, at);
+                }
+                let len = digits + 1;
+                if !state.skipping {
+                    let nag = std::str::from_utf8(&window[..len]).unwrap_or_default();
+                    let flow = visitor.nag(nag, at);
+                    state.apply(flow);
+                }
+                self.pos += len;
+                Ok(false)
+            }
+            b'!' | b'?' => {
+                let len = window
+                    .iter()
+                    .position(|&b| b != b'!' && b != b'?')
+                    .unwrap_or(window.len());
+                if len > 2 {
+                    self.pos += len.min(MAX_TOKEN);
+                    let message = "a NAG is one of !, ?, !!, ??, !?, ?!".to_string();
+                    self.error(state, visitor, at, ErrorKind::Syntax, message);
+                    return Ok(false);
+                }
+                if !state.skipping {
+                    let nag = std::str::from_utf8(&window[..len]).unwrap_or_default();
+                    let flow = visitor.nag(nag, at);
+                    state.apply(flow);
+                }
+                self.pos += len;
+                Ok(false)
+            }
+            _ if first.is_ascii_alphabetic() => {
+                if word_len > MAX_TOKEN {
+                    return self.too_long(state, visitor, at);
+                }
+                if !state.skipping {
+                    let token = std::str::from_utf8(&window[..word_len]).unwrap_or_default();
+                    let flow = visitor.action(token, at);
+                    state.apply(flow);
+                }
+                self.pos += word_len;
+                Ok(false)
+            }
+            b'(' | b')' => {
+                self.pos += 1;
+                let message =
+                    "variations `( ... )` are not part of Agon records; write one line of play"
+                        .to_string();
+                self.error(state, visitor, at, ErrorKind::Syntax, message);
+                Ok(false)
+            }
+            0x80.. => {
+                let found = self.describe_next()?;
+                if self.utf8_char(state, visitor)? {
+                    let message = format!(
+                        "unexpected {found}: outside comments and tag values a record is ASCII"
+                    );
+                    self.error(state, visitor, at, ErrorKind::Syntax, message);
+                }
+                Ok(false)
+            }
+            _ => {
+                let found = self.describe_next()?;
+                self.pos += 1;
+                let message = format!(
+                    "unexpected {found}: expected an action, a move number, a comment, a NAG \
+                     or a result"
+                );
+                self.error(state, visitor, at, ErrorKind::Syntax, message);
+                Ok(false)
+            }
+        }
+    }
+
+    fn too_long<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+        at: Location,
+    ) -> io::Result<bool> {
+        let message = format!("a token longer than {MAX_TOKEN} characters");
+        self.error(state, visitor, at, ErrorKind::Syntax, message);
+        while let Some(b) = self.peek()? {
+            if is_word(b) || b == b'.' || b == b'!' || b == b'?' || b == b'$' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Visitor for Log {
+        fn begin_game(&mut self, at: Location) {
+            self.0.push(format!("begin {}:{}", at.line, at.column));
+        }
+        fn tag(&mut self, name: &str, value: &str, _: Location, v: Location) -> Flow {
+            self.0
+                .push(format!("tag {name}={value} @{}:{}", v.line, v.column));
+            Flow::Continue
+        }
+        fn move_number(&mut self, number: u64, dots: Dots, _: Location) -> Flow {
+            self.0.push(format!(
+                "number {number}{}",
+                if dots == Dots::One { "." } else { "..." }
+            ));
+            Flow::Continue
+        }
+        fn action(&mut self, token: &str, at: Location) -> Flow {
+            self.0
+                .push(format!("action {token} @{}:{}", at.line, at.column));
+            Flow::Continue
+        }
+        fn nag(&mut self, nag: &str, _: Location) -> Flow {
+            self.0.push(format!("nag {nag}"));
+            Flow::Continue
+        }
+        fn result(&mut self, result: GameResult, _: Location) -> Flow {
+            self.0.push(format!("result {result}"));
+            Flow::Continue
+        }
+        fn syntax_error(&mut self, e: SyntaxError) {
+            self.0.push(format!(
+                "error {} @{}:{} {}",
+                e.kind, e.at.line, e.at.column, e.message
+            ));
+        }
+        fn end_game(&mut self, at: Location) {
+            self.0.push(format!("end {}:{}", at.line, at.column));
+        }
+    }
+
+    fn log(input: &[u8]) -> Vec<String> {
+        let mut reader = Reader::new(input);
+        let mut log = Log::default();
+        while reader.read_game(&mut log).unwrap() {}
+        log.0
+    }
+
+    #[test]
+    fn tokens_of_a_game() {
+        let text = b"\xef\xbb\xbf[Event \"a \\\"b\\\" \\\\\"]\r\n\r\n1. b1-c1! {c\xc3\xa9} d1-c2 $3 ; x\n2... pass 1/2-1/2";
+        assert_eq!(
+            log(text),
+            [
+                "begin 1:1",
+                "tag Event=a \"b\" \\ @1:9",
+                "number 1.",
+                "action b1-c1 @3:4",
+                "nag !",
+                "action d1-c2 @3:16",
+                "nag $3",
+                "number 2...",
+                "action pass @4:6",
+                "result 1/2-1/2",
+                "end 4:18",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tag_after_movetext_starts_the_next_game() {
+        let lines = log(b"b1-c1\n[Event \"x\"]\n*\n");
+        assert_eq!(
+            lines,
+            [
+                "begin 1:1",
+                "action b1-c1 @1:1",
+                "end 2:1",
+                "begin 2:1",
+                "tag Event=x @2:9",
+                "result *",
+                "end 3:2",
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_skip_to_the_end_of_the_game() {
+        let lines = log(b"1. b1-c1 # d1 ( 1-0\n\n\xff 2. x *\n{ok} ; trailing\n");
+        assert_eq!(
+            lines,
+            [
+                "begin 1:1",
+                "number 1.",
+                "action b1-c1 @1:4",
+                "error syntax @1:10 unexpected `#`: expected an action, a move number, a comment, a NAG or a result",
+                "end 1:20",
+                "begin 3:1",
+                "error encoding @3:1 byte 0xFF is not valid UTF-8 (records are UTF-8 text)",
+                "end 3:9",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unclosed_comment_stops_at_a_tag_line() {
+        let lines = log(b"1. b1-c1 {oops\n[Event \"next\"]\n*");
+        assert_eq!(
+            lines,
+            [
+                "begin 1:1",
+                "number 1.",
+                "action b1-c1 @1:4",
+                "error syntax @1:10 the comment opened here is not closed with `}` before line 2, which starts a tag",
+                "end 2:1",
+                "begin 2:1",
+                "tag Event=next @2:9",
+                "result *",
+                "end 3:2",
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_alone_make_no_game() {
+        assert!(log(b"  {a comment}\n; another\n%escape\n\n").is_empty());
+    }
+
+    #[test]
+    fn long_tokens_and_tags_are_errors() {
+        let mut input = b"1. ".to_vec();
+        input.extend(vec![b'a'; 100_000]);
+        input.extend_from_slice(b" *\n[Event \"");
+        input.extend(vec![b'v'; MAX_TAG_VALUE + 10]);
+        input.extend_from_slice(b"\"]\n*\n");
+        let lines = log(&input);
+        assert_eq!(
+            lines[2],
+            "error syntax @1:4 a token longer than 64 characters"
+        );
+        assert_eq!(lines[3], "end 1:100006");
+        assert_eq!(lines[5], "error tag @2:9 a tag value is at most 8192 bytes");
+        assert_eq!(lines.len(), 7);
+    }
+}

@@ -1,0 +1,403 @@
+//! A game record: tags, rule set, start, plies with captures, result and termination, and
+//! its canonical text form.
+
+use crate::action_token::format_annotated;
+use crate::error::{move_number, ErrorKind, RecordError};
+use crate::position_notation::format_position;
+use crate::verdict::check_result;
+use agon_core::{Game, GameResult, PieceKind, Ply, Position, Rules, Side, Termination};
+use std::fmt::{self, Write as _};
+
+/// Tags that the writer puts first, in this order (PGN's roster, without `Result`).
+pub const ROSTER_TAGS: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+
+/// Tags with a meaning to the engine; a [`GameRecord`] holds them as fields, not as tags.
+pub const ENGINE_TAGS: [&str; 4] = ["Result", "Variant", "Position", "Termination"];
+
+/// The longest tag value the reader accepts (in bytes); longer values are cut by
+/// [`GameRecord::set_tag`].
+pub const MAX_TAG_VALUE: usize = 8192;
+
+/// The longest line the writer produces for movetext.
+pub const LINE_WIDTH: usize = 80;
+
+/// One game: what a record file holds for it, and what the writer prints.
+///
+/// Equality compares everything the text holds: tags (in order), rules, start, plies with
+/// captures, result and termination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Tags other than the engine's, roster tags first (see [`ROSTER_TAGS`]), the rest in
+    /// the order they were set or read.
+    tags: Vec<(String, String)>,
+    /// The rule set (`Variant` tag).
+    pub rules: Rules,
+    /// A start other than the rule set's own (`Position` tag); `None` for the usual start.
+    pub start: Option<Position>,
+    /// Every action with the cells it captured.
+    pub plies: Vec<Ply>,
+    /// The result (`Result` tag and result token).
+    pub result: GameResult,
+    /// Why the game ended (`Termination` tag), if it did.
+    pub termination: Option<Termination>,
+}
+
+impl GameRecord {
+    /// An empty record of a game that has not started, under a rule set.
+    pub fn new(rules: Rules) -> GameRecord {
+        GameRecord {
+            tags: Vec::new(),
+            rules,
+            start: None,
+            plies: Vec::new(),
+            result: GameResult::Unfinished,
+            termination: None,
+        }
+    }
+
+    /// The record of a game (finished, stopped at a move limit, or still going) with extra
+    /// tags such as `("Event", "selfplay")`. The result and termination come from the game;
+    /// for a game stopped by a player (`resignation`, `time-forfeit`, `agreement`) set
+    /// [`GameRecord::result`] and [`GameRecord::termination`] afterwards. Engine tags in
+    /// `tags` are ignored (the game decides them); see [`GameRecord::set_tag`] for how
+    /// names and values are cleaned.
+    pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
+        let rules = game.rules();
+        let start = *game.start();
+        let usual = start == Position::start(rules) && start.passes() == 0;
+        let mut record = GameRecord {
+            tags: Vec::new(),
+            rules,
+            start: (!usual).then_some(start),
+            plies: game.plies().to_vec(),
+            result: game.result(),
+            termination: game.outcome().map(|o| o.termination),
+        };
+        for (name, value) in tags {
+            record.set_tag(name, value);
+        }
+        record
+    }
+
+    /// The non-engine tags, in the writer's order.
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// The value of a tag, engine tags included (`Result`, `Variant`, `Position`,
+    /// `Termination` are rendered from the fields).
+    pub fn tag(&self, name: &str) -> Option<String> {
+        match name {
+            "Result" => Some(self.result.to_string()),
+            "Variant" => Some(self.rules.to_string()),
+            "Position" => self.start.as_ref().map(format_position),
+            "Termination" => self.termination.map(|t| t.to_string()),
+            _ => self
+                .tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone()),
+        }
+    }
+
+    /// Sets a non-engine tag (replacing its value if present) and returns whether it was
+    /// set. Names are cleaned to letters, digits and `_` (others become `_`); values lose
+    /// line breaks and control characters (they become spaces) and are cut to
+    /// [`MAX_TAG_VALUE`] bytes, so that every record prints as a valid record. Engine tags
+    /// and empty names are refused (returns `false`).
+    pub fn set_tag(&mut self, name: &str, value: &str) -> bool {
+        let name: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if name.is_empty() || ENGINE_TAGS.contains(&name.as_str()) {
+            return false;
+        }
+        let mut value: String = value
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        if value.len() > MAX_TAG_VALUE {
+            let mut end = MAX_TAG_VALUE;
+            while !value.is_char_boundary(end) {
+                end -= 1;
+            }
+            value.truncate(end);
+        }
+        if let Some(slot) = self.tags.iter_mut().find(|(n, _)| *n == name) {
+            slot.1 = value;
+            return true;
+        }
+        self.insert_tag(name, value);
+        true
+    }
+
+    /// Inserts a tag that is not present yet, keeping the writer's order.
+    pub(crate) fn insert_tag(&mut self, name: String, value: String) {
+        let rank = tag_rank(&name);
+        let at = self
+            .tags
+            .iter()
+            .position(|(n, _)| tag_rank(n) > rank)
+            .unwrap_or(self.tags.len());
+        self.tags.insert(at, (name, value));
+    }
+
+    /// The start position under the record's rules.
+    pub fn start_position(&self) -> Position {
+        match self.start {
+            None => Position::start(self.rules),
+            Some(p) if p.rules() == self.rules => p,
+            Some(p) => with_rules(&p, self.rules),
+        }
+    }
+
+    /// The side that plays the first ply.
+    pub fn first_mover(&self) -> Side {
+        self.start.map_or(Side::White, |p| p.to_move())
+    }
+
+    /// Replays the record and checks it: every action legal, the captures exactly those
+    /// recorded, and the result and termination fitting the game. Returns the game (a
+    /// `move-limit` draw is adjudicated as such). Errors have no line (0) and game 1.
+    pub fn to_game(&self) -> Result<Game, RecordError> {
+        let first = self.first_mover();
+        let mut game = Game::from_position(self.start_position());
+        let fail = |ply: usize, kind, message: String| {
+            let ply = ply as u64;
+            RecordError {
+                file: None,
+                line: 0,
+                column: 0,
+                game: 1,
+                ply,
+                move_number: if ply > 0 { move_number(ply, first) } else { 0 },
+                side: (ply > 0).then(|| if ply % 2 == 1 { first } else { !first }),
+                kind,
+                message,
+            }
+        };
+        for (index, ply) in self.plies.iter().enumerate() {
+            if let Some(outcome) = game.outcome() {
+                return Err(fail(
+                    index + 1,
+                    ErrorKind::AfterEnd,
+                    format!(
+                        "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
+                        ply.action,
+                        index,
+                        outcome.termination,
+                        outcome.result
+                    ),
+                ));
+            }
+            let captured = game.play(ply.action).map_err(|reason| {
+                fail(
+                    index + 1,
+                    ErrorKind::Illegal,
+                    format!("{} is not legal: {reason}", ply.action),
+                )
+            })?;
+            if captured != ply.captures {
+                return Err(fail(
+                    index + 1,
+                    ErrorKind::Captures,
+                    format!(
+                        "the record says {} but the action is {}",
+                        format_annotated(ply.action, ply.captures),
+                        format_annotated(ply.action, captured)
+                    ),
+                ));
+            }
+        }
+        check_result(
+            game.outcome(),
+            game.ply_count(),
+            self.result,
+            self.termination,
+        )
+        .map_err(|e| fail(0, e.kind, e.message))?;
+        if self.termination == Some(Termination::MoveLimit) {
+            game.adjudicate_move_limit();
+        }
+        Ok(game)
+    }
+
+    /// Writes the record in canonical form (the same text as `Display`).
+    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        out.write_all(self.to_string().as_bytes())
+    }
+}
+
+/// The writer's rank of a tag: its place in the roster, or 6 for every other tag.
+fn tag_rank(name: &str) -> usize {
+    ROSTER_TAGS
+        .iter()
+        .position(|r| *r == name)
+        .unwrap_or(ROSTER_TAGS.len())
+}
+
+/// The same position under another rule set.
+pub(crate) fn with_rules(position: &Position, rules: Rules) -> Position {
+    let mut copy = Position::empty(rules, position.to_move());
+    for cell in position.occupied() {
+        if let Some(piece) = position.piece_at(cell) {
+            copy.put(cell, piece.side, piece.kind, piece.captured);
+        }
+    }
+    for side in Side::BOTH {
+        for kind in [PieceKind::Queen, PieceKind::Guard] {
+            copy.set_in_hand(side, kind, position.in_hand(side, kind));
+        }
+    }
+    copy.set_passes(position.passes());
+    copy
+}
+
+fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result {
+    f.write_str("[")?;
+    f.write_str(name)?;
+    f.write_str(" \"")?;
+    for c in value.chars() {
+        if c == '"' || c == '\\' {
+            f.write_char('\\')?;
+        }
+        f.write_char(c)?;
+    }
+    f.write_str("\"]\n")
+}
+
+impl fmt::Display for GameRecord {
+    /// The canonical record: tags in the order Event, Site, Date, Round, White, Black,
+    /// Result, Variant, Position (if not the usual start), Termination (if any), then the
+    /// rest; a blank line; the movetext with move numbers and every capture annotated,
+    /// wrapped at 80 columns; the result token; a newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let roster = self.tags.iter().take_while(|(n, _)| tag_rank(n) < 6);
+        let mut count = 0;
+        for (name, value) in roster {
+            write_tag(f, name, value)?;
+            count += 1;
+        }
+        write_tag(f, "Result", self.result.token())?;
+        write_tag(f, "Variant", &self.rules.to_string())?;
+        if let Some(start) = &self.start {
+            write_tag(f, "Position", &format_position(start))?;
+        }
+        if let Some(termination) = self.termination {
+            write_tag(f, "Termination", termination.name())?;
+        }
+        for (name, value) in &self.tags[count..] {
+            write_tag(f, name, value)?;
+        }
+        f.write_str("\n")?;
+        let first = self.first_mover();
+        let mut line = String::with_capacity(LINE_WIDTH + 16);
+        let mut unit = String::with_capacity(48);
+        let mut push = |unit: &str, f: &mut fmt::Formatter<'_>| -> fmt::Result {
+            if !line.is_empty() && line.len() + 1 + unit.len() > LINE_WIDTH {
+                f.write_str(&line)?;
+                f.write_str("\n")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(unit);
+            Ok(())
+        };
+        let mut side = first;
+        for (index, ply) in self.plies.iter().enumerate() {
+            unit.clear();
+            let number = move_number(index as u64 + 1, first);
+            if side == Side::White {
+                let _ = write!(unit, "{number}. ");
+            } else if index == 0 {
+                let _ = write!(unit, "{number}... ");
+            }
+            let _ = write!(unit, "{}", ply.action);
+            for cell in ply.captures {
+                let _ = write!(unit, "x{cell}");
+            }
+            push(&unit, f)?;
+            side = !side;
+        }
+        push(self.result.token(), f)?;
+        f.write_str(&line)?;
+        f.write_str("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agon_core::{random_playout, Rng};
+
+    #[test]
+    fn writes_the_canonical_form() {
+        let mut game = Game::new(Rules::STANDARD);
+        for action in ["h9-g9", "b7-c7", "g9-f9"] {
+            game.play(action.parse().unwrap()).unwrap();
+        }
+        let mut record = GameRecord::from_game(&game, &[("White", "alice"), ("Event", "test")]);
+        record.set_tag("Opening", "none");
+        record.set_tag("Site", "here \"quoted\" \\");
+        assert_eq!(
+            record.to_string(),
+            "[Event \"test\"]\n[Site \"here \\\"quoted\\\" \\\\\"]\n[White \"alice\"]\n\
+             [Result \"*\"]\n[Variant \"standard\"]\n[Opening \"none\"]\n\n\
+             1. h9-g9 b7-c7 2. g9-f9 *\n"
+        );
+    }
+
+    #[test]
+    fn movetext_wraps_at_80_columns() {
+        let mut game = Game::new(Rules::STANDARD);
+        random_playout(&mut game, &mut Rng::new(7), 300);
+        let text = GameRecord::from_game(&game, &[]).to_string();
+        let movetext: Vec<&str> = text.split("\n\n").nth(1).unwrap().lines().collect();
+        assert!(movetext.len() > 5);
+        assert!(movetext.iter().all(|l| l.len() <= LINE_WIDTH));
+        assert!(movetext[..movetext.len() - 1]
+            .iter()
+            .all(|l| l.len() > LINE_WIDTH - 12));
+    }
+
+    #[test]
+    fn tags_are_cleaned_and_engine_tags_refused() {
+        let mut record = GameRecord::new(Rules::STANDARD);
+        assert!(!record.set_tag("Result", "1-0"));
+        assert!(!record.set_tag("", "x"));
+        assert!(record.set_tag("My Tag", "two\nlines"));
+        assert_eq!(
+            record.tags(),
+            &[("My_Tag".to_string(), "two lines".to_string())]
+        );
+        assert!(record.set_tag("Round", "1"));
+        assert_eq!(record.tags()[0].0, "Round");
+    }
+
+    #[test]
+    fn replay_rejects_wrong_captures() {
+        let mut game = Game::new(Rules::STANDARD);
+        random_playout(&mut game, &mut Rng::new(3), 400);
+        let mut record = GameRecord::from_game(&game, &[]);
+        let index = record
+            .plies
+            .iter()
+            .position(|p| p.captures.any())
+            .expect("a capture in 400 random plies");
+        record.plies[index].captures = agon_core::Bitboard::EMPTY;
+        let Err(error) = record.to_game() else {
+            panic!("a wrong capture must be found")
+        };
+        assert_eq!(error.kind, ErrorKind::Captures);
+        assert_eq!(error.ply, index as u64 + 1);
+    }
+}

@@ -1,0 +1,492 @@
+//! The validating record reader: the tokenizer ([`crate::Reader`]) plus a visitor that
+//! replays every action through agon-core and checks the result, one item per game.
+
+use crate::action_token::AnnotatedAction;
+use crate::error::{move_number, ErrorKind, RecordError};
+use crate::position_notation::parse_position;
+use crate::reader::{Dots, Flow, Location, Reader, SyntaxError, Visitor};
+use crate::record::{GameRecord, ENGINE_TAGS};
+use crate::verdict::check_result;
+use agon_core::{Game, GameResult, Position, Rules, Side, Termination};
+use std::io::Read;
+use std::str::FromStr;
+
+/// A game read from a record file and found valid: every action legal, annotations
+/// matching, result and termination fitting the game.
+#[derive(Clone)]
+pub struct ValidGame {
+    /// 1-based index of the game in the file.
+    pub index: u64,
+    /// The line where the game starts.
+    pub line: u64,
+    /// The record (canonical: printing it gives the canonical text of the game).
+    pub record: GameRecord,
+    /// The game replayed through the engine (a `move-limit` draw is adjudicated as such;
+    /// games stopped by resignation, time forfeit or agreement are unfinished here, the
+    /// record holds their result).
+    pub game: Game,
+}
+
+impl std::fmt::Debug for ValidGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValidGame")
+            .field("index", &self.index)
+            .field("line", &self.line)
+            .field("record", &self.record)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads and validates game records one game at a time, in constant memory: an iterator
+/// with one item per game, `Ok` for a valid game and `Err` with the first defect of an
+/// invalid one. A bad game never stops the reader; a read error of the input ends it.
+///
+/// ```
+/// use agon_notation::Records;
+/// let text = "[Event \"demo\"]\n\n1. h9-g9 b7-c7 *\n\n1. f1-f3 *\n";
+/// let games: Vec<_> = Records::new(text.as_bytes()).with_file_name("demo.agn").collect();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[0].as_ref().unwrap().game.ply_count(), 2);
+/// let error = games[1].as_ref().unwrap_err();
+/// assert_eq!(error.to_string(), "demo.agn:5:4: game 2, ply 1 (move 1, White): \
+///     f1-f3 is not legal: f3 is not next to f1");
+/// ```
+pub struct Records<R> {
+    reader: Reader<R>,
+    file: Option<String>,
+    index: u64,
+    done: bool,
+}
+
+impl<R: Read> Records<R> {
+    /// A validating reader over any byte source.
+    pub fn new(input: R) -> Records<R> {
+        Records {
+            reader: Reader::new(input),
+            file: None,
+            index: 0,
+            done: false,
+        }
+    }
+
+    /// Names the input in error messages.
+    pub fn with_file_name(mut self, name: impl Into<String>) -> Records<R> {
+        self.file = Some(name.into());
+        self
+    }
+}
+
+impl<R: Read> Iterator for Records<R> {
+    type Item = Result<ValidGame, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let mut builder = Builder::new(self.index + 1, self.file.as_deref());
+        match self.reader.read_game(&mut builder) {
+            Ok(true) => {
+                self.index += 1;
+                Some(builder.finish())
+            }
+            Ok(false) => {
+                self.done = true;
+                None
+            }
+            Err(error) => {
+                self.done = true;
+                self.index += 1;
+                let at = self.reader.location();
+                Some(Err(RecordError {
+                    file: self.file.clone(),
+                    line: at.line,
+                    column: at.column,
+                    game: self.index,
+                    ply: 0,
+                    move_number: 0,
+                    side: None,
+                    kind: ErrorKind::Io,
+                    message: format!("cannot read the input: {error}"),
+                }))
+            }
+        }
+    }
+}
+
+impl FromStr for GameRecord {
+    type Err = RecordError;
+
+    /// Reads and validates exactly one game.
+    fn from_str(text: &str) -> Result<GameRecord, RecordError> {
+        let mut records = Records::new(text.as_bytes());
+        let first = records.next().unwrap_or_else(|| {
+            Err(RecordError {
+                file: None,
+                line: 1,
+                column: 1,
+                game: 1,
+                ply: 0,
+                move_number: 0,
+                side: None,
+                kind: ErrorKind::Syntax,
+                message: "expected a game record, found no game".into(),
+            })
+        })?;
+        if let Some(next) = records.next() {
+            let (line, column) = match &next {
+                Ok(game) => (game.line, 1),
+                Err(e) => (e.line, e.column),
+            };
+            return Err(RecordError {
+                file: None,
+                line,
+                column,
+                game: 2,
+                ply: 0,
+                move_number: 0,
+                side: None,
+                kind: ErrorKind::Syntax,
+                message: "expected one game record, found a second game".into(),
+            });
+        }
+        Ok(first.record)
+    }
+}
+
+/// The visitor that validates one game.
+struct Builder<'a> {
+    index: u64,
+    file: Option<&'a str>,
+    line: u64,
+    record: GameRecord,
+    variant: Option<(String, Location)>,
+    position: Option<(String, Location)>,
+    result_tag: Option<(GameResult, Location)>,
+    termination: Option<(Termination, Location)>,
+    result_token: Option<(GameResult, Location)>,
+    game: Option<Game>,
+    first: Side,
+    error: Option<RecordError>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(index: u64, file: Option<&'a str>) -> Builder<'a> {
+        Builder {
+            index,
+            file,
+            line: 0,
+            record: GameRecord::new(Rules::STANDARD),
+            variant: None,
+            position: None,
+            result_tag: None,
+            termination: None,
+            result_token: None,
+            game: None,
+            first: Side::White,
+            error: None,
+        }
+    }
+
+    /// Records the first defect of the game; returns `Flow::Skip`.
+    fn fail(&mut self, at: Location, ply: u64, kind: ErrorKind, message: String) -> Flow {
+        if self.error.is_none() {
+            self.error = Some(RecordError {
+                file: self.file.map(str::to_string),
+                line: at.line,
+                column: at.column,
+                game: self.index,
+                ply,
+                move_number: if ply > 0 {
+                    move_number(ply, self.first)
+                } else {
+                    0
+                },
+                side: (ply > 0).then(|| {
+                    if ply % 2 == 1 {
+                        self.first
+                    } else {
+                        !self.first
+                    }
+                }),
+                kind,
+                message,
+            });
+        }
+        Flow::Skip
+    }
+
+    /// The next ply (1-based), or 0 while the tags are being read.
+    fn next_ply(&self) -> u64 {
+        self.game.as_ref().map_or(0, |g| g.ply_count() as u64 + 1)
+    }
+
+    /// Builds the game from the `Variant` and `Position` tags (once).
+    fn start_game(&mut self) -> Flow {
+        if self.game.is_some() || self.error.is_some() {
+            return Flow::Continue;
+        }
+        let rules = match &self.variant {
+            None => Rules::STANDARD,
+            Some((name, at)) => match name.parse::<Rules>() {
+                Ok(rules) => rules,
+                Err(e) => {
+                    let at = *at;
+                    return self.fail(at, 0, ErrorKind::Variant, e.to_string());
+                }
+            },
+        };
+        let start = match &self.position {
+            None => Position::start(rules),
+            Some((text, at)) => match parse_position(text, rules) {
+                Ok(position) => position,
+                Err(e) => {
+                    let at = Location {
+                        line: at.line,
+                        column: at.column + e.column as u64 - 1,
+                    };
+                    let message = format!("the Position tag is not a position: {}", e.message);
+                    return self.fail(at, 0, ErrorKind::Position, message);
+                }
+            },
+        };
+        self.record.rules = rules;
+        let usual = start == Position::start(rules) && start.passes() == 0;
+        self.record.start = (!usual).then_some(start);
+        self.first = start.to_move();
+        self.game = Some(Game::from_position(start));
+        Flow::Continue
+    }
+
+    fn finish(mut self) -> Result<ValidGame, RecordError> {
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        let mut game = self.game.take().expect("end_game builds the game");
+        self.record.plies = game.plies().to_vec();
+        if let Some(Termination::MoveLimit) = self.record.termination {
+            game.adjudicate_move_limit();
+        }
+        Ok(ValidGame {
+            index: self.index,
+            line: self.line,
+            record: self.record,
+            game,
+        })
+    }
+}
+
+impl Visitor for Builder<'_> {
+    fn begin_game(&mut self, at: Location) {
+        self.line = at.line;
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Location, value_at: Location) -> Flow {
+        let duplicate = match name {
+            "Variant" => self.variant.is_some(),
+            "Position" => self.position.is_some(),
+            "Result" => self.result_tag.is_some(),
+            "Termination" => self.termination.is_some(),
+            _ => self.record.tags().iter().any(|(n, _)| n == name),
+        };
+        if duplicate {
+            return self.fail(
+                at,
+                0,
+                ErrorKind::Tag,
+                format!("the tag `{name}` is given twice"),
+            );
+        }
+        match name {
+            "Variant" => self.variant = Some((value.to_string(), value_at)),
+            "Position" => self.position = Some((value.to_string(), value_at)),
+            "Result" => match value.parse::<GameResult>() {
+                Ok(result) => self.result_tag = Some((result, value_at)),
+                Err(message) => {
+                    return self.fail(
+                        value_at,
+                        0,
+                        ErrorKind::Result,
+                        format!("the Result tag: {message}"),
+                    )
+                }
+            },
+            "Termination" => match value.parse::<Termination>() {
+                Ok(t) => self.termination = Some((t, value_at)),
+                Err(message) => {
+                    return self.fail(
+                        value_at,
+                        0,
+                        ErrorKind::Termination,
+                        format!("the Termination tag: {message}"),
+                    )
+                }
+            },
+            _ => {
+                debug_assert!(!ENGINE_TAGS.contains(&name));
+                self.record.insert_tag(name.to_string(), value.to_string());
+            }
+        }
+        Flow::Continue
+    }
+
+    fn begin_movetext(&mut self, _at: Location) -> Flow {
+        self.start_game()
+    }
+
+    fn move_number(&mut self, number: u64, dots: Dots, at: Location) -> Flow {
+        let Some(game) = &self.game else {
+            return Flow::Skip;
+        };
+        let ply = game.ply_count() as u64 + 1;
+        let expected = move_number(ply, self.first);
+        let side = game.position().to_move();
+        let written = match dots {
+            Dots::One => format!("{number}."),
+            Dots::Three => format!("{number}..."),
+        };
+        if number != expected {
+            let message = format!(
+                "move number `{written}` does not fit: ply {ply} is move {expected} ({side} to move)"
+            );
+            return self.fail(at, ply, ErrorKind::MoveNumber, message);
+        }
+        match (dots, side) {
+            (Dots::Three, Side::White) => {
+                let message = format!(
+                    "`{written}` marks a Black action, but White is to move at ply {ply} (write `{number}.`)"
+                );
+                self.fail(at, ply, ErrorKind::MoveNumber, message)
+            }
+            (Dots::One, Side::Black) => {
+                let message = format!(
+                    "`{written}` marks a White action, but Black is to move at ply {ply} (write `{number}...`)"
+                );
+                self.fail(at, ply, ErrorKind::MoveNumber, message)
+            }
+            _ => Flow::Continue,
+        }
+    }
+
+    fn action(&mut self, token: &str, at: Location) -> Flow {
+        let Some(game) = &mut self.game else {
+            return Flow::Skip;
+        };
+        let ply = game.ply_count() as u64 + 1;
+        if let Some(outcome) = game.outcome() {
+            let message = format!(
+                "`{token}` comes after the end of the game: the rules ended it after ply {} by {} ({})",
+                ply - 1,
+                outcome.termination,
+                outcome.result
+            );
+            return self.fail(at, ply, ErrorKind::AfterEnd, message);
+        }
+        let annotated = match AnnotatedAction::parse(token) {
+            Ok(a) => a,
+            Err(e) => return self.fail(at, ply, e.kind, e.message),
+        };
+        let captured = match game.play(annotated.action) {
+            Ok(captured) => captured,
+            Err(reason) => {
+                let message = format!("{} is not legal: {reason}", annotated.action);
+                return self.fail(at, ply, ErrorKind::Illegal, message);
+            }
+        };
+        if let Err(e) = annotated.check_captures(captured) {
+            return self.fail(at, ply, e.kind, e.message);
+        }
+        Flow::Continue
+    }
+
+    fn result(&mut self, result: GameResult, at: Location) -> Flow {
+        self.result_token = Some((result, at));
+        Flow::Continue
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError) {
+        let ply = self.next_ply();
+        self.fail(error.at, ply, error.kind, error.message);
+    }
+
+    fn end_game(&mut self, at: Location) {
+        self.start_game();
+        if self.error.is_some() {
+            return;
+        }
+        let Some(game) = &self.game else { return };
+        let outcome = game.outcome();
+        let plies = game.ply_count();
+        let (result, result_at) = match (self.result_token, self.result_tag) {
+            (Some((token, token_at)), Some((tag, _))) if token != tag => {
+                let message =
+                    format!("the result token {token} does not match the Result tag \"{tag}\"");
+                self.fail(token_at, 0, ErrorKind::Result, message);
+                return;
+            }
+            (Some((token, token_at)), _) => (token, token_at),
+            (None, Some((tag, tag_at))) => (tag, tag_at),
+            (None, None) => (game.result(), at),
+        };
+        let termination = self
+            .termination
+            .map(|(t, _)| t)
+            .or_else(|| outcome.map(|o| o.termination));
+        if let Err(e) = check_result(outcome, plies, result, termination) {
+            let at = match (e.kind, self.termination) {
+                (ErrorKind::Termination, Some((_, tag_at))) => tag_at,
+                _ => result_at,
+            };
+            self.fail(at, 0, e.kind, e.message);
+            return;
+        }
+        self.record.result = result;
+        self.record.termination = termination;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(text: &str) -> Vec<String> {
+        Records::new(text.as_bytes())
+            .map(|r| match r {
+                Ok(g) => format!("ok {} plies", g.record.plies.len()),
+                Err(e) => format!("{} {}", e.kind, e),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reports_each_game() {
+        let text = "1. h9-g9 b7-c7 2. g9-f9 *\n\n\
+                    [Result \"1-0\"]\n\n1. h9-g9 1-0\n\n\
+                    1. h9-g9 2. b7-c7 *\n\n\
+                    1... h9-g9 *\n\n\
+                    h9-g9 b7-c7xb7 *\n";
+        assert_eq!(
+            errors(text),
+            [
+                "ok 3 plies",
+                "result 5:10: game 2: the rules have not ended the game after ply 1, so the \
+                 result 1-0 needs [Termination \"resignation\"] or [Termination \
+                 \"time-forfeit\"] (or the result `*`)",
+                "move-number 7:10: game 3, ply 2 (move 1, Black): move number `2.` does not \
+                 fit: ply 2 is move 1 (Black to move)",
+                "move-number 9:1: game 4, ply 1 (move 1, White): `1...` marks a Black \
+                 action, but White is to move at ply 1 (write `1.`)",
+                "captures 11:7: game 5, ply 2 (move 1, Black): xb7 is annotated but b7-c7 \
+                 does not capture it; b7-c7 captures nothing (written b7-c7)",
+            ]
+        );
+    }
+
+    #[test]
+    fn from_str_wants_exactly_one_game() {
+        let record: GameRecord = "1. h9-g9 *".parse().unwrap();
+        assert_eq!(record.plies.len(), 1);
+        let e = "* *".parse::<GameRecord>().unwrap_err();
+        assert_eq!(e.message, "expected one game record, found a second game");
+        assert!("".parse::<GameRecord>().is_err());
+    }
+}
