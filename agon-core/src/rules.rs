@@ -354,7 +354,7 @@ impl FromStr for Rules {
                     rules.repetition = match value {
                         "off" => None,
                         n => match n.parse::<u8>() {
-                            Ok(n) if n >= 2 && !n.to_string().starts_with('0') => Some(n),
+                            Ok(count) if count >= 2 && !n.starts_with(['0', '+']) => Some(count),
                             _ => return Err(bad_value()),
                         },
                     }
