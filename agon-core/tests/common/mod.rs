@@ -1,0 +1,144 @@
+//! Helpers shared by the integration tests: building positions from piece lists, and
+//! reading legal actions, captures and refusals as strings a reader can check by eye.
+
+#![allow(dead_code)]
+
+use agon_core::{Action, Cell, Game, PieceKind, Position, Rules, Side};
+
+/// A cell by name.
+pub fn cell(name: &str) -> Cell {
+    Cell::parse(name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An action in notation.
+pub fn act(text: &str) -> Action {
+    text.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A rule set by name.
+pub fn rules(name: &str) -> Rules {
+    name.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Puts pieces listed as `Qf6 Gd5 Ge4x` (`Q` queen, `G` guard, a trailing `x` marks a
+/// captured piece) for `side`.
+pub fn put_all(position: &mut Position, side: Side, pieces: &str) {
+    for token in pieces.split_whitespace() {
+        let (kind, rest) = match token.split_at(1) {
+            ("Q", rest) => (PieceKind::Queen, rest),
+            ("G", rest) => (PieceKind::Guard, rest),
+            _ => panic!("`{token}`: expected Q or G then a cell"),
+        };
+        let (name, captured) = match rest.strip_suffix('x') {
+            Some(name) => (name, true),
+            None => (rest, false),
+        };
+        let c = cell(name);
+        assert!(position.piece_at(c).is_none(), "{c} is used twice");
+        position.put(c, side, kind, captured);
+    }
+}
+
+/// A position under `rules` with the listed White and Black pieces and `to_move` to move;
+/// it must pass [`Position::validate`] (all seven pieces of each side on the board).
+pub fn setup(rules_name: &str, to_move: Side, white: &str, black: &str) -> Position {
+    let mut position = Position::empty(rules(rules_name), to_move);
+    put_all(&mut position, Side::White, white);
+    put_all(&mut position, Side::Black, black);
+    if let Err(problems) = position.validate() {
+        panic!("invalid test position: {problems:?}\n{position}");
+    }
+    position
+}
+
+/// Every legal action, in notation, in the engine's (kind, cells) order.
+pub fn legal(position: &Position) -> Vec<String> {
+    position
+        .legal_actions()
+        .iter()
+        .map(Action::to_string)
+        .collect()
+}
+
+/// The destinations of the legal steps of the piece on `from`, sorted by (file, rank).
+pub fn steps_from(position: &Position, from: &str) -> Vec<String> {
+    let from = cell(from);
+    let mut to: Vec<Cell> = position
+        .legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Step { from: f, to } if f == from => Some(to),
+            _ => None,
+        })
+        .collect();
+    to.sort();
+    to.iter().map(Cell::to_string).collect()
+}
+
+/// Cell names sorted by (file, rank), for comparing sets of cells.
+pub fn names(cells: impl IntoIterator<Item = Cell>) -> Vec<String> {
+    let mut cells: Vec<Cell> = cells.into_iter().collect();
+    cells.sort();
+    cells.iter().map(Cell::to_string).collect()
+}
+
+/// Sorted cell names from a space-separated list.
+pub fn sorted(list: &str) -> Vec<String> {
+    names(list.split_whitespace().map(cell))
+}
+
+/// Plays a legal action (it must pass [`Position::check`] and be generated) and returns
+/// the position after it and the cells it captured.
+pub fn play(position: &Position, action: &str) -> (Position, Vec<String>) {
+    let action = act(action);
+    if let Err(e) = position.check(action) {
+        panic!("`{action}` should be legal but: {e}\n{position}");
+    }
+    assert!(
+        position.legal_actions().contains(&action),
+        "`{action}` passes check but is not generated\n{position}"
+    );
+    let mut after = *position;
+    let captured = after.play_unchecked(action);
+    (after, names(captured))
+}
+
+/// The message explaining why `action` is illegal (it must be, and must not be generated).
+pub fn refusal(position: &Position, action: &str) -> String {
+    let action = act(action);
+    assert!(
+        !position.legal_actions().contains(&action),
+        "`{action}` is generated but should be illegal\n{position}"
+    );
+    match position.check(action) {
+        Ok(()) => panic!("`{action}` should be illegal\n{position}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Plays a sequence of actions in a game, each of which must be legal.
+pub fn play_all(game: &mut Game, actions: &str) {
+    for a in actions.split_whitespace() {
+        let action = act(a);
+        if let Err(e) = game.play(action) {
+            panic!(
+                "`{a}` at ply {}: {e}\n{}",
+                game.ply_count() + 1,
+                game.position()
+            );
+        }
+    }
+}
+
+/// The 30 outer-ring cells, by name (RULES.md section 1: ring 5).
+pub const OUTER_RING: &str = "a1 a2 a3 a4 a5 a6 b1 b7 c1 c8 d1 d9 e1 e10 f1 f11 \
+                              g1 g10 h1 h9 i1 i8 k1 k7 l1 l2 l3 l4 l5 l6";
+
+/// The empty cells of the outer ring of a position, minus `except`.
+pub fn empty_outer_except(position: &Position, except: &str) -> Vec<String> {
+    let except = sorted(except);
+    sorted(OUTER_RING)
+        .into_iter()
+        .filter(|n| position.piece_at(cell(n)).is_none() && !except.contains(n))
+        .collect()
+}
