@@ -1,5 +1,21 @@
-//! The `agon-selfplay` command.
+//! The `agon-selfplay` command: run experiments, report on them, merge shards, and rate
+//! agents in round-robin tournaments. A thin layer over the `agon_selfplay` library; one
+//! module per subcommand.
+
+#![forbid(unsafe_code)]
+
+mod cli;
+
+use clap::Parser;
+
 fn main() {
-    eprintln!("agon-selfplay: not yet implemented");
-    std::process::exit(2);
+    let args = cli::Cli::parse();
+    let code = match cli::dispatch(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("agon-selfplay: {e}");
+            2
+        }
+    };
+    std::process::exit(code);
 }

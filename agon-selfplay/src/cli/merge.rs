@@ -1,0 +1,24 @@
+//! `agon-selfplay merge DIR... --out DIR`.
+
+use super::{print_summary, FormatOptions};
+use agon_selfplay::Result;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Output directories of one experiment (shards, or copies of an interrupted run).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The merged directory (must not hold a run yet).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    #[command(flatten)]
+    format: FormatOptions,
+}
+
+pub fn merge(args: MergeArgs) -> Result<()> {
+    let summary = agon_selfplay::merge::merge(&args.dirs, &args.out)?;
+    print_summary(&summary, args.format)
+}

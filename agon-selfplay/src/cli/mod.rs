@@ -1,0 +1,154 @@
+//! Command-line definitions (clap) and the shared pieces of the subcommands.
+
+mod merge;
+mod report;
+mod run;
+mod tournament;
+
+use agon_selfplay::config::Settings;
+use agon_selfplay::{Error, Result, Shard};
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Parallel Agon self-play experiments, variant balance statistics and charts.
+#[derive(Parser, Debug)]
+#[command(name = "agon-selfplay", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play an experiment: every variant, a number of paired games each; write games,
+    /// statistics and charts to --out as games finish.
+    Run(run::RunArgs),
+    /// Print (and rewrite) the statistics and charts of an output directory.
+    Report(report::ReportArgs),
+    /// Merge output directories of one experiment (e.g. shards) into one.
+    Merge(merge::MergeArgs),
+    /// Round robin between agents, colours swapped, with Elo ratings and 95% error bars.
+    Tournament(tournament::TournamentArgs),
+}
+
+/// Runs a parsed command line.
+pub fn dispatch(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Report(args) => report::report(args),
+        Command::Merge(args) => merge::merge(args),
+        Command::Tournament(args) => tournament::tournament(args),
+    }
+}
+
+/// Options shared by `run` and `tournament` that define how games are played.
+#[derive(Args, Debug, Clone)]
+pub struct GameOptions {
+    /// A rule set by canonical name (repeatable; names may hold commas, e.g.
+    /// `intervention=suicide,touch-move=on`).
+    #[arg(long = "variant", value_name = "NAME")]
+    variant: Vec<String>,
+    /// `all`: the standard rules and every single-switch variant.
+    #[arg(long = "variants", value_name = "all", value_parser = ["all"])]
+    variants: Option<String>,
+    /// Games per variant (and pairing); pairs of games share a random opening.
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    /// Uniformly random plies that open each pair of games.
+    #[arg(long, value_name = "N")]
+    opening_plies: Option<u32>,
+    /// Ply limit: a game still running after N plies is an adjudicated draw (`move-limit`).
+    #[arg(long, value_name = "N")]
+    max_plies: Option<u32>,
+    /// Seed: game i depends on (seed, i) only.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// A config file (JSON, or TOML if named *.toml) holding any of these settings;
+    /// command-line options override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Continue the interrupted run in --out without repeating or losing a game.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Play only the games whose index is K modulo N (merge the shards afterwards).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Output directory.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+impl GameOptions {
+    /// The settings given on the command line (agents added by the caller).
+    fn settings(&self) -> Settings {
+        let mut variants = self.variant.clone();
+        if self.variants.is_some() {
+            variants.push("all".into());
+        }
+        Settings {
+            variants: (!variants.is_empty()).then_some(variants),
+            games: self.games,
+            opening_plies: self.opening_plies,
+            max_plies: self.max_plies,
+            seed: self.seed,
+            threads: self.threads,
+            ..Settings::default()
+        }
+    }
+
+    /// The config file's settings overlaid with the command line's.
+    fn combined(&self, cli: Settings) -> Result<Settings> {
+        let file = match &self.config {
+            Some(path) => Settings::load(path)?,
+            None => Settings::default(),
+        };
+        Ok(file.overlaid(cli))
+    }
+}
+
+/// The number of worker threads: as given, else every core.
+fn threads(settings: &Settings) -> Result<usize> {
+    match settings.threads {
+        Some(0) => Err(Error::Settings("--threads must be at least 1".into())),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Output formats of the reports.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct FormatOptions {
+    /// Print the summary as JSON instead of tables.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print the summary as CSV instead of tables.
+    #[arg(long)]
+    csv: bool,
+}
+
+/// Writes to stdout; a closed pipe ends quietly.
+fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::io(std::path::Path::new("<stdout>"), e))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Prints a summary in the chosen format.
+fn print_summary(summary: &agon_selfplay::Summary, format: FormatOptions) -> Result<()> {
+    if format.json {
+        print(&agon_selfplay::report::summary_json(summary))
+    } else if format.csv {
+        let bytes = agon_selfplay::report::summary_csv(summary)?;
+        print(&String::from_utf8_lossy(&bytes))
+    } else {
+        print(&agon_selfplay::table::render_summary(summary))
+    }
+}

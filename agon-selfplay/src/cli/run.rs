@@ -1,0 +1,73 @@
+//! `agon-selfplay run`.
+
+use super::{print_summary, threads, FormatOptions, GameOptions};
+use agon_selfplay::config::Settings;
+use agon_selfplay::report::write_reports;
+use agon_selfplay::session::{run as run_session, RunOptions};
+use agon_selfplay::{Error, Manifest, Result};
+use clap::Args;
+
+/// Arguments of `run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    games: GameOptions,
+    /// The agent of both sides, e.g. `alphabeta:depth=3`.
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["white", "black"])]
+    agent: Option<String>,
+    /// White's agent in the first game of each pair (the colours swap in the second).
+    #[arg(long, value_name = "SPEC")]
+    white: Option<String>,
+    /// Black's agent in the first game of each pair.
+    #[arg(long, value_name = "SPEC")]
+    black: Option<String>,
+    #[command(flatten)]
+    format: FormatOptions,
+}
+
+pub fn run(args: RunArgs) -> Result<()> {
+    let Some(out) = args.games.out.clone() else {
+        return Err(Error::Settings("run needs --out DIR".into()));
+    };
+    let cli = Settings {
+        agent: args.agent.clone(),
+        white: args.white.clone(),
+        black: args.black.clone(),
+        ..args.games.settings()
+    };
+    let settings = args.games.combined(cli)?;
+    let manifest = if args.games.resume && !settings.defines_experiment() {
+        let stored = Manifest::read(&out)?;
+        if args.games.shard.is_some() && args.games.shard != stored.shard {
+            return Err(Error::Settings(format!(
+                "{} holds shard {}, not the one given",
+                out.display(),
+                stored.shard.map_or("none".into(), |s| s.to_string())
+            )));
+        }
+        stored
+    } else {
+        Manifest::new(settings.run_experiment()?, args.games.shard)
+    };
+    let threads = threads(&settings)?;
+    let options = RunOptions {
+        out: Some(out.clone()),
+        resume: args.games.resume,
+        threads,
+        progress: true,
+    };
+    let outcome = run_session(&manifest, &options)?;
+    eprintln!(
+        "agon-selfplay: played {} game(s) in {:.1} s ({:.2} games/s, {} thread(s)); {} of {} \
+         in {}",
+        outcome.played_now,
+        outcome.seconds,
+        outcome.games_per_second(),
+        threads,
+        outcome.rows.len(),
+        manifest.expected(),
+        out.display()
+    );
+    let summary = write_reports(&out, &manifest, &outcome.rows)?;
+    print_summary(&summary, args.format)
+}

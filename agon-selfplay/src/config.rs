@@ -1,0 +1,255 @@
+//! Experiment settings from the command line and from a config file (JSON, or TOML when
+//! the file name ends in `.toml`), so that an experiment is one file under version control.
+//! Command-line options override the file.
+
+use crate::error::{Error, Result};
+use crate::experiment::{Experiment, Kind, Pairing};
+use agon_core::Rules;
+use serde::Deserialize;
+use std::path::Path;
+
+/// Default games per variant (run) or per pairing (tournament).
+pub const DEFAULT_GAMES: u64 = 100;
+/// Default random opening plies.
+pub const DEFAULT_OPENING_PLIES: u32 = 4;
+/// Default ply limit.
+pub const DEFAULT_MAX_PLIES: u32 = 1000;
+/// Default seed.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Every setting, each optional (unset settings take the defaults above).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Settings {
+    /// Rule sets by name; the entry `all` stands for the standard rules and every
+    /// single-switch variant.
+    pub variants: Option<Vec<String>>,
+    /// The agent of both sides (`run`).
+    pub agent: Option<String>,
+    /// White's agent in the first game of each pair (`run`).
+    pub white: Option<String>,
+    /// Black's agent in the first game of each pair (`run`).
+    pub black: Option<String>,
+    /// The agents of a round robin (`tournament`).
+    pub agents: Option<Vec<String>>,
+    /// Games per variant and pairing.
+    pub games: Option<u64>,
+    /// Random opening plies.
+    #[serde(alias = "opening_plies")]
+    pub opening_plies: Option<u32>,
+    /// Ply limit (adjudicated draw).
+    #[serde(alias = "max_plies")]
+    pub max_plies: Option<u32>,
+    /// Seed.
+    pub seed: Option<u64>,
+    /// Worker threads.
+    pub threads: Option<usize>,
+}
+
+impl Settings {
+    /// Reads a config file: TOML if its name ends in `.toml`, JSON otherwise.
+    pub fn load(path: &Path) -> Result<Settings> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let is_toml = path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("toml"));
+        let parsed = if is_toml {
+            toml::from_str(&text).map_err(|e| e.to_string())
+        } else {
+            serde_json::from_str(&text).map_err(|e| e.to_string())
+        };
+        parsed.map_err(|e| Error::Settings(format!("{}: {e}", path.display())))
+    }
+
+    /// These settings with every setting given in `over` replacing this one's.
+    pub fn overlaid(self, over: Settings) -> Settings {
+        Settings {
+            variants: over.variants.or(self.variants),
+            agent: over.agent.or(self.agent),
+            white: over.white.or(self.white),
+            black: over.black.or(self.black),
+            agents: over.agents.or(self.agents),
+            games: over.games.or(self.games),
+            opening_plies: over.opening_plies.or(self.opening_plies),
+            max_plies: over.max_plies.or(self.max_plies),
+            seed: over.seed.or(self.seed),
+            threads: over.threads.or(self.threads),
+        }
+    }
+
+    /// Whether any setting that defines the experiment (not `threads`) is given.
+    pub fn defines_experiment(&self) -> bool {
+        Settings {
+            threads: None,
+            ..self.clone()
+        } != Settings::default()
+    }
+
+    /// The variant names, with `all` expanded; `default` when none are given.
+    fn variant_names(&self, default: &str) -> Vec<String> {
+        let given = self
+            .variants
+            .clone()
+            .unwrap_or_else(|| vec![default.into()]);
+        let mut names = Vec::new();
+        for name in given {
+            if name.trim() == "all" {
+                names.extend(Rules::single_switch_variants().iter().map(Rules::to_string));
+            } else {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// The experiment of `agon-selfplay run`.
+    pub fn run_experiment(&self) -> Result<Experiment> {
+        if self.agents.is_some() {
+            return Err(Error::Settings(
+                "`agents` is a tournament setting; use `agent`, or `white` and `black`".into(),
+            ));
+        }
+        let (first, second) = match (&self.agent, &self.white, &self.black) {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err(Error::Settings(
+                    "give either --agent (both sides) or --white/--black, not both".into(),
+                ))
+            }
+            (Some(a), None, None) => (a.clone(), a.clone()),
+            (None, w, b) => (
+                w.clone().unwrap_or_else(|| "random".into()),
+                b.clone().unwrap_or_else(|| "random".into()),
+            ),
+        };
+        self.experiment(Kind::Run, vec![Pairing { first, second }])
+    }
+
+    /// The experiment of `agon-selfplay tournament`: every pair of agents.
+    pub fn tournament_experiment(&self) -> Result<Experiment> {
+        if self.agent.is_some() || self.white.is_some() || self.black.is_some() {
+            return Err(Error::Settings(
+                "a tournament takes its agents from --agent (repeated) only".into(),
+            ));
+        }
+        let agents = self.agents.clone().unwrap_or_default();
+        if agents.len() < 2 {
+            return Err(Error::Settings(
+                "a tournament needs at least two agents: --agent SPEC --agent SPEC ...".into(),
+            ));
+        }
+        let mut canonical: Vec<String> = Vec::new();
+        for spec in &agents {
+            let c = crate::experiment::canonical_spec(spec)?;
+            if canonical.contains(&c) {
+                return Err(Error::Settings(format!("agent `{c}` is given twice")));
+            }
+            canonical.push(c);
+        }
+        let mut pairings = Vec::new();
+        for i in 0..canonical.len() {
+            for j in i + 1..canonical.len() {
+                pairings.push(Pairing {
+                    first: canonical[i].clone(),
+                    second: canonical[j].clone(),
+                });
+            }
+        }
+        self.experiment(Kind::Tournament, pairings)
+    }
+
+    fn experiment(&self, kind: Kind, pairings: Vec<Pairing>) -> Result<Experiment> {
+        Experiment {
+            kind,
+            variants: self.variant_names("standard"),
+            pairings,
+            games: self.games.unwrap_or(DEFAULT_GAMES),
+            opening_plies: self.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES),
+            max_plies: self.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
+            seed: self.seed.unwrap_or(DEFAULT_SEED),
+        }
+        .validated()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_and_toml_files_hold_the_same_settings() {
+        let dir = std::env::temp_dir().join(format!("agon-selfplay-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let json = dir.join("e.json");
+        std::fs::write(
+            &json,
+            r#"{"variants": ["standard", "intervention=suicide,touch-move=on"], "agent": "random",
+                "games": 10, "opening-plies": 2, "max-plies": 300, "seed": 5}"#,
+        )
+        .unwrap();
+        let toml_path = dir.join("e.toml");
+        std::fs::write(
+            &toml_path,
+            "variants = [\"standard\", \"intervention=suicide,touch-move=on\"]\nagent = \"random\"\n\
+             games = 10\nopening_plies = 2\nmax-plies = 300\nseed = 5\n",
+        )
+        .unwrap();
+        let a = Settings::load(&json).unwrap();
+        let b = Settings::load(&toml_path).unwrap();
+        assert_eq!(a, b);
+        let e = a.run_experiment().unwrap();
+        assert_eq!(
+            e.variants,
+            ["standard", "intervention=suicide,touch-move=on"]
+        );
+        assert_eq!(
+            (e.games, e.opening_plies, e.max_plies, e.seed),
+            (10, 2, 300, 5)
+        );
+        std::fs::write(&json, r#"{"games": 10, "colour": "white"}"#).unwrap();
+        assert!(Settings::load(&json)
+            .unwrap_err()
+            .to_string()
+            .contains("colour"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_command_line_overrides_the_file() {
+        let file = Settings {
+            games: Some(10),
+            seed: Some(3),
+            ..Settings::default()
+        };
+        let cli = Settings {
+            games: Some(20),
+            ..Settings::default()
+        };
+        let s = file.overlaid(cli);
+        assert_eq!((s.games, s.seed), (Some(20), Some(3)));
+    }
+
+    #[test]
+    fn all_expands_to_the_single_switch_variants() {
+        let s = Settings {
+            variants: Some(vec!["all".into()]),
+            ..Settings::default()
+        };
+        let e = s.run_experiment().unwrap();
+        assert_eq!(e.variants.len(), Rules::single_switch_variants().len());
+        assert_eq!(e.variants[0], "standard");
+    }
+
+    #[test]
+    fn tournaments_pair_every_two_agents() {
+        let s = Settings {
+            agents: Some(vec!["random".into(), "random".into()]),
+            ..Settings::default()
+        };
+        assert!(s.tournament_experiment().is_err());
+        let s = Settings {
+            agents: Some(vec!["random".into()]),
+            ..Settings::default()
+        };
+        assert!(s.tournament_experiment().is_err());
+    }
+}

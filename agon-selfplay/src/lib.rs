@@ -1,0 +1,40 @@
+//! # agon-selfplay
+//!
+//! Parallel self-play experiments for Agon: many games between configured agents under
+//! many rule variants, streamed to disk as they finish, then honest statistics (Wilson and
+//! pentanomial intervals, first-player advantage in Elo, Ludii's balance metrics) and
+//! charts. A thin binary, `agon-selfplay`, drives this library.
+//!
+//! Layout, one job per module: [`experiment`] says which games an experiment holds and
+//! derives each from `(seed, index)`; [`play`] plays one game; [`runner`] plays many in
+//! parallel; [`store`] writes and recovers the output directory; [`session`] ties them
+//! into a run; [`summary`] and [`stats`] compute the statistics; [`ratings`] rates agents
+//! of a tournament; [`table`], [`report`] and [`charts`] present the results; [`merge`]
+//! joins shards.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod charts;
+pub mod config;
+pub mod error;
+pub mod experiment;
+pub mod merge;
+pub mod play;
+pub mod progress;
+pub mod ratings;
+pub mod record;
+pub mod report;
+pub mod row;
+pub mod runner;
+pub mod session;
+pub mod stats;
+pub mod store;
+pub mod summary;
+pub mod table;
+
+pub use error::{Error, Result};
+pub use experiment::{Experiment, Kind, Pairing, Shard};
+pub use row::GameRow;
+pub use store::Manifest;
+pub use summary::Summary;

@@ -1,0 +1,196 @@
+//! Playing one game of an experiment: the random opening shared by a pair, then the agents
+//! (asking the agent of the side that decides, which is not always the side to move).
+
+use crate::error::{Error, Result};
+use crate::experiment::GameSpec;
+use agon_core::agents::{from_spec, Agent};
+use agon_core::{Action, ActionList, Game, Rng, Side};
+use std::time::Instant;
+
+/// How many times an opening is redrawn when random plies happen to end the game.
+const OPENING_ATTEMPTS: usize = 100;
+
+/// A finished game with what the statistics need.
+pub struct PlayedGame {
+    /// The game, from the start position.
+    pub game: Game,
+    /// The random opening plies played before the agents took over.
+    pub opening: Vec<Action>,
+    /// Counts over every ply of the game.
+    pub counts: PlyCounts,
+    /// Whether either agent's choices depended on the clock.
+    pub time_limited: bool,
+    /// Wall-clock time of the game, in milliseconds.
+    pub duration_ms: f64,
+}
+
+/// Counts over the plies of one game (opening included), for the statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlyCounts {
+    /// Pieces captured (a suicide counts as a capture).
+    pub captures: u32,
+    /// Relocation actions.
+    pub relocations: u32,
+    /// Pass actions.
+    pub passes: u32,
+    /// Plies played in a position with more than one legal action (Ludii's DecisionMoves).
+    pub decision_plies: u32,
+    /// Sum over plies of the number of legal actions (Ludii's branching factor).
+    pub legal_actions: u64,
+}
+
+impl PlyCounts {
+    /// Counts the plies of a game.
+    pub fn of(game: &Game) -> PlyCounts {
+        let mut counts = PlyCounts::default();
+        for (k, ply) in game.plies().iter().enumerate() {
+            let before = game.position_before(k).expect("one position per ply");
+            let legal = before.count_legal();
+            counts.legal_actions += legal as u64;
+            counts.decision_plies += u32::from(legal > 1);
+            counts.captures += ply.captures.count();
+            match ply.action {
+                Action::Relocate { .. } => counts.relocations += 1,
+                Action::Pass => counts.passes += 1,
+                _ => {}
+            }
+        }
+        counts
+    }
+}
+
+/// The random opening of a pair: `plies` uniformly random actions from the start. Redrawn
+/// (from the same stream) when the random plies end the game, so that agents play every
+/// game; after [`OPENING_ATTEMPTS`] tries the last draw is kept.
+pub fn random_opening(spec: &GameSpec, plies: u32) -> Game {
+    let mut rng = Rng::new(spec.opening_seed);
+    let mut list = ActionList::new();
+    let mut game = Game::new(spec.rules);
+    for _ in 0..OPENING_ATTEMPTS {
+        game = Game::new(spec.rules);
+        for _ in 0..plies {
+            if game.is_over() {
+                break;
+            }
+            game.position().generate_legal(&mut list);
+            game.play_unchecked(list[rng.below(list.len())]);
+        }
+        if !game.is_over() {
+            break;
+        }
+    }
+    game
+}
+
+/// Plays game `spec`: its opening, then the agents until the rules end the game or
+/// `max_plies` plies have been played (an adjudicated `move-limit` draw).
+pub fn play(spec: &GameSpec, opening_plies: u32, max_plies: u32) -> Result<PlayedGame> {
+    let started = Instant::now();
+    let agent = |name: &str, seed: u64| -> Result<Box<dyn Agent>> {
+        from_spec(name, seed).map_err(|e| Error::Settings(e.to_string()))
+    };
+    let mut agents = [
+        agent(&spec.white, spec.white_seed)?,
+        agent(&spec.black, spec.black_seed)?,
+    ];
+    let time_limited = agents.iter().any(|a| a.is_time_limited());
+    let mut game = random_opening(spec, opening_plies);
+    let opening: Vec<Action> = game.plies().iter().map(|p| p.action).collect();
+    while !game.is_over() {
+        if game.ply_count() >= max_plies as usize {
+            game.adjudicate_move_limit();
+            break;
+        }
+        let decider = game.position().decider();
+        let action = agents[decider.index()].choose(&game);
+        if let Err(why) = game.play(action) {
+            let name = match decider {
+                Side::White => &spec.white,
+                Side::Black => &spec.black,
+            };
+            return Err(Error::Agent(format!(
+                "`{name}` chose the illegal action {action} at ply {} of game {} ({}): {why}",
+                game.ply_count() + 1,
+                spec.index,
+                spec.rules
+            )));
+        }
+    }
+    Ok(PlayedGame {
+        counts: PlyCounts::of(&game),
+        game,
+        opening,
+        time_limited,
+        duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::{Experiment, Kind, Pairing};
+
+    fn experiment() -> Experiment {
+        Experiment {
+            kind: Kind::Run,
+            variants: vec!["standard".into()],
+            pairings: vec![Pairing {
+                first: "random".into(),
+                second: "random".into(),
+            }],
+            games: 4,
+            opening_plies: 6,
+            max_plies: 300,
+            seed: 3,
+        }
+        .validated()
+        .unwrap()
+    }
+
+    #[test]
+    fn a_game_is_a_function_of_its_spec() {
+        let e = experiment();
+        let a = play(&e.game(2), 6, 300).unwrap();
+        let b = play(&e.game(2), 6, 300).unwrap();
+        assert_eq!(a.game.plies(), b.game.plies());
+        assert_eq!(a.counts, b.counts);
+        assert!(a.game.is_over());
+        assert!(a.game.ply_count() <= 300);
+    }
+
+    #[test]
+    fn both_games_of_a_pair_start_with_the_same_opening() {
+        let e = experiment();
+        let a = play(&e.game(0), 6, 300).unwrap();
+        let b = play(&e.game(1), 6, 300).unwrap();
+        assert_eq!(a.opening.len(), 6);
+        assert_eq!(a.opening, b.opening);
+        assert_eq!(
+            &a.game.plies()[..6]
+                .iter()
+                .map(|p| p.action)
+                .collect::<Vec<_>>(),
+            &a.opening
+        );
+    }
+
+    #[test]
+    fn the_ply_limit_adjudicates_a_draw() {
+        let e = experiment();
+        let a = play(&e.game(0), 6, 7).unwrap();
+        assert_eq!(a.game.ply_count(), 7);
+        let outcome = a.game.outcome().unwrap();
+        assert_eq!(outcome.termination, agon_core::Termination::MoveLimit);
+    }
+
+    #[test]
+    fn counts_match_the_plies() {
+        let e = experiment();
+        let a = play(&e.game(3), 6, 300).unwrap();
+        let plies = a.game.ply_count() as u32;
+        assert!(a.counts.decision_plies <= plies);
+        assert!(a.counts.legal_actions >= u64::from(plies));
+        let captured: u32 = a.game.plies().iter().map(|p| p.captures.count()).sum();
+        assert_eq!(a.counts.captures, captured);
+    }
+}

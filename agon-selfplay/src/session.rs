@@ -1,0 +1,107 @@
+//! One run of an experiment: pick the games still to play, play them in parallel, append
+//! each to the output directory as it finishes, and sort the files at the end.
+
+use crate::error::Result;
+use crate::progress::Progress;
+use crate::row::GameRow;
+use crate::runner::run_games;
+use crate::store::{GameWriter, Manifest};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Output directory (`None`: keep the games in memory only).
+    pub out: Option<PathBuf>,
+    /// Continue the run already in `out`.
+    pub resume: bool,
+    /// Worker threads.
+    pub threads: usize,
+    /// Draw a progress bar (when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    /// Every game of the run (earlier sessions of a resumed run included), sorted by index.
+    pub rows: Vec<GameRow>,
+    /// Games played by this call.
+    pub played_now: u64,
+    /// Wall-clock seconds this call spent playing.
+    pub seconds: f64,
+}
+
+impl RunOutcome {
+    /// Games per second played by this call.
+    pub fn games_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.played_now as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Plays every game of `manifest` (its shard only, if any) that is not yet done.
+pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
+    let experiment = &manifest.experiment;
+    let mut writer = match (&options.out, options.resume) {
+        (Some(dir), true) => Some(GameWriter::resume(dir, manifest)?),
+        (Some(dir), false) => Some(GameWriter::create(dir, manifest)?),
+        (None, _) => None,
+    };
+    let done_rows: Vec<GameRow> = match &options.out {
+        Some(dir) if options.resume => crate::store::read_games(dir)?.1,
+        _ => Vec::new(),
+    };
+    let pending: Vec<u64> = match &writer {
+        Some(w) => manifest
+            .indices()
+            .filter(|i| !w.done().contains(i))
+            .collect(),
+        None => manifest.indices().collect(),
+    };
+    let mut progress = if options.progress {
+        Some(Progress::new(
+            manifest.expected(),
+            &done_rows,
+            &experiment.variants,
+        ))
+    } else {
+        None
+    };
+    let mut rows_in_memory = Vec::new();
+    let started = Instant::now();
+    let mut played_now = 0;
+    let outcome = run_games(experiment, &pending, options.threads, |finished| {
+        if let Some(w) = writer.as_mut() {
+            w.append(&finished.row, &finished.record)?;
+        } else {
+            rows_in_memory.push(finished.row.clone());
+        }
+        if let Some(p) = progress.as_mut() {
+            p.game_done(&finished.row);
+        }
+        played_now += 1;
+        Ok(())
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    if let Some(p) = &progress {
+        p.finish();
+    }
+    outcome?;
+    let rows = match writer {
+        Some(w) => w.finish()?,
+        None => {
+            rows_in_memory.sort_by_key(|r| r.index);
+            rows_in_memory
+        }
+    };
+    Ok(RunOutcome {
+        rows,
+        played_now,
+        seconds,
+    })
+}
