@@ -148,9 +148,9 @@ pub struct ActionList {
 }
 
 impl ActionList {
-    /// More than the most actions any position can have (a queen relocation to any of at
-    /// most 90 empty cells).
-    pub const CAPACITY: usize = 128;
+    /// At least the most actions any position can have: six captured guards, each to any
+    /// of at most 30 outer-ring cells (180; a queen relocation has at most 90 cells).
+    pub const CAPACITY: usize = 192;
 
     /// An empty list.
     #[inline]
