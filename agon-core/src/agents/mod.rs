@@ -1,15 +1,30 @@
 //! Computer players. Every agent implements [`Agent`]; [`from_spec`] turns a spec string
-//! such as `random` or `alphabeta:depth=4` into a configured agent.
+//! such as `random`, `greedy`, `alphabeta:depth=4` or `mcts:playouts=2000` into a
+//! configured agent.
 //!
 //! An agent is asked for the action of the side that *decides* the current turn
 //! ([`crate::Position::decider`]), which under `queen-relocated-by=opponent` is not always
-//! the side to move: agents must maximise for the decider.
+//! the side to move: agents maximise for the decider.
+//!
+//! Layout: [`features`](self) (bitboard facts about a position) feed the evaluation
+//! (`eval`), which the greedy, alpha-beta and MCTS agents share; `history` and `terminal`
+//! are the search's view of repetition and game ends; `spec` parses spec strings.
 
+mod alphabeta;
+mod eval;
+mod features;
+mod greedy;
+mod history;
+mod mcts;
 mod random;
 mod spec;
+mod terminal;
 
+pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig, SearchReport};
+pub use greedy::{GreedyAgent, GreedyConfig};
+pub use mcts::{MctsAgent, MctsConfig, MctsReport};
 pub use random::RandomAgent;
-pub use spec::{from_spec, AgentSpec, AgentSpecError};
+pub use spec::{from_spec, AgentSpec, AgentSpecError, AGENTS};
 
 use crate::{Action, Game};
 
@@ -29,5 +44,120 @@ pub trait Agent: Send {
     /// from the seed alone).
     fn is_time_limited(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ActionList, Rng, Rules};
+
+    /// Every rule set the agents must handle.
+    fn all_rules() -> Vec<Rules> {
+        let mut rules = Rules::single_switch_variants();
+        rules.push(Rules::LUDII);
+        rules.push(
+            "queen-relocated-by=opponent,opening=placement,touch-move=on"
+                .parse()
+                .unwrap(),
+        );
+        rules.push("intervention=suicide,capture=ring".parse().unwrap());
+        rules
+    }
+
+    /// Games from random play, stopped at assorted plies, to ask agents about.
+    fn random_games(rules: Rules, count: u64, seed: u64) -> Vec<Game> {
+        let mut games = Vec::new();
+        let mut list = ActionList::new();
+        for i in 0..count {
+            let mut rng = Rng::for_stream(seed, i);
+            let mut game = Game::new(rules);
+            let plies = rng.below(120);
+            while !game.is_over() && game.ply_count() < plies {
+                game.position().generate_legal(&mut list);
+                game.play_unchecked(list[rng.below(list.len())]);
+            }
+            if !game.is_over() {
+                games.push(game);
+            }
+        }
+        games
+    }
+
+    const SPECS: [&str; 5] = [
+        "random",
+        "greedy:noise=5",
+        "alphabeta:depth=2",
+        "alphabeta:nodes=300,noise=4",
+        "mcts:playouts=40,cutoff=4",
+    ];
+
+    #[test]
+    fn every_agent_plays_legal_actions_in_every_variant() {
+        for rules in all_rules() {
+            for spec in SPECS {
+                let mut agent = from_spec(spec, 11).unwrap();
+                for game in random_games(rules, 8, 3) {
+                    let action = agent.choose(&game);
+                    assert!(
+                        game.position().is_legal(action),
+                        "{spec} chose illegal {action} under {rules}\n{}",
+                        game.position()
+                    );
+                }
+            }
+        }
+    }
+
+    /// Plays a whole game between two agents (with a ply limit) and returns its actions.
+    fn play_game(
+        white: &str,
+        black: &str,
+        seed: u64,
+        rules: Rules,
+        max_plies: usize,
+    ) -> Vec<Action> {
+        let mut agents = [
+            from_spec(white, seed).unwrap(),
+            from_spec(black, seed + 1).unwrap(),
+        ];
+        let mut game = Game::new(rules);
+        while !game.is_over() && game.ply_count() < max_plies {
+            let side = game.position().decider();
+            let action = agents[side.index()].choose(&game);
+            game.play(action)
+                .unwrap_or_else(|e| panic!("{action}: {e}"));
+        }
+        game.plies().iter().map(|p| p.action).collect()
+    }
+
+    #[test]
+    fn same_seed_same_game() {
+        for (white, black) in [
+            ("greedy", "random"),
+            ("alphabeta:depth=2,noise=10", "mcts:playouts=30,cutoff=4"),
+        ] {
+            let rules: Rules = "queen-relocated-by=opponent".parse().unwrap();
+            let a = play_game(white, black, 5, rules, 80);
+            let b = play_game(white, black, 5, rules, 80);
+            assert_eq!(a, b, "{white} vs {black}");
+            let c = play_game(white, black, 6, rules, 80);
+            assert_ne!(a, c, "{white} vs {black}: another seed plays another game");
+        }
+    }
+
+    #[test]
+    fn whole_games_are_legal_in_every_variant() {
+        // `play_game` checks every action with `Game::play`.
+        for rules in all_rules() {
+            let actions = play_game(
+                "alphabeta:depth=1",
+                "mcts:playouts=20,cutoff=2",
+                2,
+                rules,
+                400,
+            );
+            assert!(actions.len() > 10, "{rules}");
+        }
     }
 }

@@ -1,0 +1,106 @@
+//! Move ordering: the transposition-table action first, then captures, then the killer
+//! actions of the ply, then the rest by their history score and by how far inward they go.
+
+use super::tt;
+use crate::{Action, Bitboard, Cell, Side};
+
+/// Ordering keys, highest first.
+const TT_ACTION: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+/// History scores are kept below this.
+const HISTORY_CAP: i32 = 1 << 24;
+
+/// Killer actions (quiet actions that caused a cut-off at the same ply) and the history
+/// table (how often an action caused a cut-off, weighted by depth).
+pub(crate) struct Ordering {
+    killers: Vec<[u16; 2]>,
+    history: Vec<i32>,
+}
+
+impl Ordering {
+    /// Empty tables for plies `0..max_ply`.
+    pub(crate) fn new(max_ply: usize) -> Ordering {
+        Ordering {
+            killers: vec![[0; 2]; max_ply],
+            history: vec![0; 2 * 128 * 128],
+        }
+    }
+
+    /// Forgets the killers and ages the history before a new search.
+    pub(crate) fn new_search(&mut self) {
+        self.killers.fill([0; 2]);
+        for h in &mut self.history {
+            *h /= 4;
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub(crate) fn clear(&mut self) {
+        self.killers.fill([0; 2]);
+        self.history.fill(0);
+    }
+
+    #[inline]
+    fn history_index(side: Side, action: Action) -> usize {
+        let code = tt::encode(action) as usize & 0x3FFF;
+        side.index() << 14 | code
+    }
+
+    /// The ordering key of an action of `side` at `ply`. `capture_cells` are the cells
+    /// where an arrival of `side` captures.
+    #[inline]
+    pub(crate) fn key(
+        &self,
+        side: Side,
+        action: Action,
+        ply: usize,
+        tt_action: u16,
+        capture_cells: Bitboard,
+    ) -> i32 {
+        let code = tt::encode(action);
+        if code == tt_action {
+            return TT_ACTION;
+        }
+        let to = action.destination();
+        if to.is_some_and(|c| capture_cells.contains(c)) {
+            return CAPTURE + inward(action);
+        }
+        let [k0, k1] = self.killers[ply];
+        if code == k0 {
+            return KILLER + 1;
+        }
+        if code == k1 {
+            return KILLER;
+        }
+        self.history[Ordering::history_index(side, action)] + inward(action)
+    }
+
+    /// Records a quiet action of `side` that caused a cut-off at `ply` with `depth` left.
+    #[inline]
+    pub(crate) fn cutoff(&mut self, side: Side, action: Action, ply: usize, depth: i32) {
+        let code = tt::encode(action);
+        let killers = &mut self.killers[ply];
+        if killers[0] != code {
+            killers[1] = killers[0];
+            killers[0] = code;
+        }
+        let h = &mut self.history[Ordering::history_index(side, action)];
+        *h = (*h + depth * depth * 16).min(HISTORY_CAP);
+    }
+}
+
+/// A small bonus for actions that move inward (a tie-break among actions without history).
+#[inline]
+fn inward(action: Action) -> i32 {
+    match action {
+        Action::Step { from, to } => (from.ring() as i32 - to.ring() as i32) * 4,
+        Action::Relocate { to, .. } => 5 - ring(to),
+        _ => 0,
+    }
+}
+
+#[inline]
+fn ring(cell: Cell) -> i32 {
+    cell.ring() as i32
+}

@@ -1,0 +1,194 @@
+//! The transposition table: one entry per slot, indexed by the position's Zobrist hash,
+//! replaced when the new result searched at least as deep or the slot holds another
+//! position.
+
+use crate::{Action, Cell, PieceKind, Position};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The exact value.
+    Exact,
+    /// At least this much (the search failed high).
+    Lower,
+    /// At most this much (the search failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    action: u16,
+    depth: u8,
+    /// 0 = empty, 1 exact, 2 lower, 3 upper.
+    bound: u8,
+}
+
+/// A hit: the stored best action, depth, bound and score (relative to the position's
+/// decider, mate scores relative to the position).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hit {
+    pub action: Option<Action>,
+    pub depth: u8,
+    pub bound: Bound,
+    pub score: i32,
+}
+
+/// A fixed-size table of search results.
+pub(crate) struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of about `megabytes` MB (a power of two number of 16-byte entries).
+    pub(crate) fn new(megabytes: usize) -> Table {
+        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
+        let size = wanted.next_power_of_two() / if wanted.is_power_of_two() { 1 } else { 2 };
+        Table {
+            entries: vec![Entry::default(); size],
+            mask: size - 1,
+        }
+    }
+
+    /// Empties the table.
+    pub(crate) fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+
+    /// The key of a position: its hash, with the pass counter mixed in (it matters for the
+    /// double-pass draw under `ludii`).
+    #[inline]
+    pub(crate) fn key(position: &Position) -> u64 {
+        position.hash() ^ (position.passes() as u64).wrapping_mul(0xA076_1D64_78BD_642F)
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        key as usize & self.mask
+    }
+
+    /// The stored result for a key, if any.
+    #[inline]
+    pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
+        let e = &self.entries[self.slot(key)];
+        if e.bound == 0 || e.key != key {
+            return None;
+        }
+        Some(Hit {
+            action: decode(e.action),
+            depth: e.depth,
+            bound: match e.bound {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            score: e.score,
+        })
+    }
+
+    /// Stores a result.
+    #[inline]
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        depth: u8,
+        bound: Bound,
+        score: i32,
+        action: Option<Action>,
+    ) {
+        let slot = self.slot(key);
+        let e = &mut self.entries[slot];
+        if e.bound != 0 && e.key == key && e.depth > depth && bound != Bound::Exact {
+            return;
+        }
+        let action = match action {
+            Some(a) => encode(a),
+            None if e.key == key => e.action,
+            None => 0,
+        };
+        *e = Entry {
+            key,
+            score,
+            action,
+            depth,
+            bound: match bound {
+                Bound::Exact => 1,
+                Bound::Lower => 2,
+                Bound::Upper => 3,
+            },
+        };
+    }
+}
+
+/// Packs an action into 16 bits: a 2-bit kind and two 7-bit cell indices. 0 is "none".
+#[inline]
+pub(crate) fn encode(action: Action) -> u16 {
+    let (kind, a, b) = match action {
+        Action::Step { from, to } => (1, from.index(), to.index()),
+        Action::Relocate { from, to } => (2, from.index(), to.index()),
+        Action::Place { kind, to } => (3, kind.index(), to.index()),
+        Action::Pass => (0, 127, 127),
+    };
+    (kind << 14 | a << 7 | b) as u16
+}
+
+/// Unpacks [`encode`].
+#[inline]
+pub(crate) fn decode(code: u16) -> Option<Action> {
+    let (kind, a, b) = (code >> 14, (code >> 7 & 127) as u8, (code & 127) as u8);
+    let cell = |i: u8| Cell::from_index(i);
+    match kind {
+        1 => Some(Action::Step {
+            from: cell(a)?,
+            to: cell(b)?,
+        }),
+        2 => Some(Action::Relocate {
+            from: cell(a)?,
+            to: cell(b)?,
+        }),
+        3 => Some(Action::Place {
+            kind: if a == 0 {
+                PieceKind::Queen
+            } else {
+                PieceKind::Guard
+            },
+            to: cell(b)?,
+        }),
+        _ if a == 127 && b == 127 => Some(Action::Pass),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_round_trip_through_the_encoding() {
+        for text in ["b1-c1", "d9@a5", "Q@f1", "G@b1", "pass", "f5-f6"] {
+            let a: Action = text.parse().unwrap();
+            assert_eq!(decode(encode(a)), Some(a), "{text}");
+        }
+        assert_eq!(decode(0), None);
+    }
+
+    #[test]
+    fn deeper_results_are_kept() {
+        let mut t = Table::new(1);
+        let pass = Some(Action::Pass);
+        t.store(12345, 5, Bound::Lower, 10, pass);
+        t.store(12345, 3, Bound::Upper, -4, None);
+        let hit = t.probe(12345).unwrap();
+        assert_eq!((hit.depth, hit.bound, hit.score), (5, Bound::Lower, 10));
+        t.store(12345, 6, Bound::Exact, 7, None);
+        let hit = t.probe(12345).unwrap();
+        assert_eq!(
+            (hit.depth, hit.bound, hit.score, hit.action),
+            (6, Bound::Exact, 7, pass)
+        );
+        assert!(t.probe(54321).is_none());
+    }
+}

@@ -1,0 +1,323 @@
+//! Board features that the evaluation, move ordering and playout policies share: where each
+//! side can step, where an arriving piece would capture, and which pieces are threatened.
+//!
+//! These are heuristics computed with whole-board bitboard operations. They read the rule
+//! set (capture geometry, intervention, ludii's flanking captured pieces) so that they are
+//! accurate, but nothing here decides legality or outcomes: the search always plays
+//! actions through [`Position::play_unchecked`] and asks [`Position::generate_legal`].
+
+use crate::rules::{CaptureMode, Intervention};
+use crate::{Bitboard, Cell, Direction, PieceKind, Position, Side};
+
+/// `STEP_SOURCES[d]`: cells whose neighbour in direction `d` exists and is on the same or
+/// an inner ring, i.e. the cells from which a step in direction `d` is not outward.
+const STEP_SOURCES: [u128; 6] = build_masks(true);
+/// `HAS_NEIGHBOR[d]`: cells whose neighbour in direction `d` exists.
+const HAS_NEIGHBOR: [u128; 6] = build_masks(false);
+
+const fn build_masks(inward_only: bool) -> [u128; 6] {
+    let mut masks = [0u128; 6];
+    let mut index = 0;
+    while index < 128 {
+        if let Some(cell) = Cell::from_index(index as u8) {
+            let mut d = 0;
+            while d < 6 {
+                if let Some(next) = cell.neighbor(Direction::ALL[d]) {
+                    if !inward_only || next.ring() <= cell.ring() {
+                        masks[d] |= 1u128 << index;
+                    }
+                }
+                d += 1;
+            }
+        }
+        index += 1;
+    }
+    masks
+}
+
+/// Moves every cell of `bits` one step in direction `D`. Only for sets restricted to
+/// cells that have a neighbour in that direction (no bit may wrap around the embedding).
+#[inline(always)]
+fn shift<const D: usize>(bits: u128) -> u128 {
+    let offset = Direction::ALL[D].offset();
+    if offset >= 0 {
+        bits << offset
+    } else {
+        bits >> -offset
+    }
+}
+
+/// Cells whose neighbour in direction `D` is in `bits`.
+#[inline(always)]
+fn toward<const D: usize, const OPPOSITE: usize>(bits: u128) -> u128 {
+    shift::<OPPOSITE>(bits & HAS_NEIGHBOR[OPPOSITE])
+}
+
+/// Cells between two cells of `ends` (straight lines), as the engine's capture geometry
+/// defines it under `capture=line`.
+#[inline(always)]
+fn between_lines(ends: u128) -> u128 {
+    (toward::<0, 3>(ends) & toward::<3, 0>(ends))
+        | (toward::<1, 4>(ends) & toward::<4, 1>(ends))
+        | (toward::<2, 5>(ends) & toward::<5, 2>(ends))
+}
+
+/// The cells of each ring, 0 (the throne) to 5.
+pub(crate) const RINGS: [Bitboard; 6] = [
+    Bitboard::ring(0),
+    Bitboard::ring(1),
+    Bitboard::ring(2),
+    Bitboard::ring(3),
+    Bitboard::ring(4),
+    Bitboard::ring(5),
+];
+
+/// Pieces of `side` that make a cell "between" for the intervention rule.
+#[inline]
+pub(crate) fn blockers(pos: &Position, side: Side) -> Bitboard {
+    if pos.rules().captured_pieces_flank() {
+        pos.side_pieces(side)
+    } else {
+        pos.active(side)
+    }
+}
+
+/// Active guards of a side.
+#[inline]
+pub(crate) fn active_guards(pos: &Position, side: Side) -> Bitboard {
+    pos.pieces(side, PieceKind::Guard) & !pos.captured()
+}
+
+/// Active queen of a side (empty or one cell).
+#[inline]
+pub(crate) fn active_queen(pos: &Position, side: Side) -> Bitboard {
+    pos.pieces(side, PieceKind::Queen) & !pos.captured()
+}
+
+/// Cells an action of `side` could never end on because of the intervention rule.
+#[inline]
+pub(crate) fn forbidden_cells(pos: &Position, side: Side) -> Bitboard {
+    let rules = pos.rules();
+    if rules.intervention == Intervention::Forbidden {
+        let ends = blockers(pos, !side);
+        match rules.capture {
+            CaptureMode::Line => Bitboard(between_lines(ends.0)),
+            CaptureMode::Ring => pos.between(ends),
+        }
+    } else {
+        Bitboard::EMPTY
+    }
+}
+
+/// Where the active pieces of `side` can step (ignoring whose turn it is), and how many
+/// step actions that makes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Steps {
+    /// Every cell some piece of the side can step to.
+    pub targets: Bitboard,
+    /// The number of distinct target cells (a cheap stand-in for the number of steps:
+    /// zero exactly when the side has no step).
+    pub count: u32,
+}
+
+/// The step actions of `side` in normal play.
+#[inline]
+pub(crate) fn steps(pos: &Position, side: Side) -> Steps {
+    let open = (pos.empty_cells() & !forbidden_cells(pos, side)).0;
+    let guard_open = open & !Bitboard::THRONE.0;
+    let guards = active_guards(pos, side).0;
+    let queen = active_queen(pos, side).0;
+    let mut targets = 0;
+    macro_rules! direction {
+        ($d:literal) => {
+            targets |= shift::<$d>(guards & STEP_SOURCES[$d]) & guard_open;
+        };
+    }
+    direction!(0);
+    direction!(1);
+    direction!(2);
+    direction!(3);
+    direction!(4);
+    direction!(5);
+    if let Some(q) = Bitboard(queen).first() {
+        targets |= QUEEN_STEPS[q.index()] & open;
+    }
+    Steps {
+        targets: Bitboard(targets),
+        count: targets.count_ones(),
+    }
+}
+
+/// `QUEEN_STEPS[cell]`: the neighbours of a cell that are not farther out.
+static QUEEN_STEPS: [u128; 128] = build_queen_steps();
+
+const fn build_queen_steps() -> [u128; 128] {
+    let mut table = [0u128; 128];
+    let mut index = 0;
+    while index < 128 {
+        if let Some(cell) = Cell::from_index(index as u8) {
+            let mut d = 0;
+            while d < 6 {
+                if let Some(next) = cell.neighbor(Direction::ALL[d]) {
+                    if next.ring() <= cell.ring() {
+                        table[index] |= 1u128 << next.index();
+                    }
+                }
+                d += 1;
+            }
+        }
+        index += 1;
+    }
+    table
+}
+
+/// Empty cells where a piece of `side` arriving (by a step or a relocation) would capture
+/// at least one enemy piece, with the enemy pieces each such arrival would capture.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Captures {
+    /// Cells where an arrival captures.
+    pub cells: Bitboard,
+    /// Enemy pieces that some arrival on one of `reachable` would capture.
+    pub victims: Bitboard,
+}
+
+/// The capture cells of `side`; `reachable` restricts the victims to arrivals on those
+/// cells (pass the side's step targets for "threats").
+#[inline]
+pub(crate) fn captures(pos: &Position, side: Side, reachable: Bitboard) -> Captures {
+    let victims = pos.active(!side);
+    let flankers = if pos.rules().captured_pieces_flank() {
+        pos.side_pieces(side)
+    } else {
+        pos.active(side)
+    };
+    let empty = pos.empty_cells();
+    let mut cells = Bitboard::EMPTY;
+    let mut threatened = Bitboard::EMPTY;
+    match pos.rules().capture {
+        CaptureMode::Line => {
+            let (victims, flankers, empty, reachable) =
+                (victims.0, flankers.0, empty.0, reachable.0);
+            let (mut c, mut t) = (0u128, 0u128);
+            macro_rules! direction {
+                ($d:literal, $opposite:literal) => {
+                    // Victims whose neighbour in direction d is a flanker: an arrival on
+                    // their other side (opposite d) captures them.
+                    let flanked = victims & toward::<$d, $opposite>(flankers);
+                    let arrive = toward::<$d, $opposite>(flanked) & empty;
+                    c |= arrive;
+                    if reachable != 0 {
+                        t |= toward::<$opposite, $d>(arrive & reachable) & flanked;
+                    }
+                };
+            }
+            direction!(0, 3);
+            direction!(1, 4);
+            direction!(2, 5);
+            direction!(3, 0);
+            direction!(4, 1);
+            direction!(5, 2);
+            cells = Bitboard(c);
+            threatened = Bitboard(t);
+        }
+        CaptureMode::Ring => {
+            for x in victims & !Bitboard::THRONE {
+                let Some([a, b]) = x.ring_neighbors() else {
+                    continue;
+                };
+                for (arrive, beyond) in [(a, b), (b, a)] {
+                    if flankers.contains(beyond) && empty.contains(arrive) {
+                        cells |= arrive.bit();
+                        if reachable.contains(arrive) {
+                            threatened |= x.bit();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Captures {
+        cells,
+        victims: threatened,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ActionList, Game, Phase, Rng, Rules};
+
+    /// Random positions of every variant, for cross-checking features with the engine.
+    fn sample_positions(rules: Rules, games: u64) -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut list = ActionList::new();
+        for g in 0..games {
+            let mut rng = Rng::for_stream(99, g);
+            let mut game = Game::new(rules);
+            while !game.is_over() && game.ply_count() < 300 {
+                out.push(*game.position());
+                game.position().generate_legal(&mut list);
+                game.play_unchecked(list[rng.below(list.len())]);
+            }
+        }
+        out
+    }
+
+    fn all_rules() -> Vec<Rules> {
+        let mut rules = Rules::single_switch_variants();
+        rules.push(Rules::LUDII);
+        rules
+    }
+
+    #[test]
+    fn step_targets_match_the_engine_in_normal_play() {
+        for rules in all_rules() {
+            for pos in sample_positions(rules, 6) {
+                if pos.phase() != Phase::Normal {
+                    continue;
+                }
+                let me = pos.to_move();
+                let mut list = ActionList::new();
+                pos.generate_legal(&mut list);
+                let engine: Bitboard = list.iter().filter_map(|a| a.destination()).collect();
+                let ours = steps(&pos, me);
+                assert_eq!(ours.targets, engine, "{rules}\n{pos}");
+                assert_eq!(ours.count, engine.count(), "{rules}\n{pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn capture_cells_match_the_engine() {
+        let mut list = ActionList::new();
+        for rules in all_rules() {
+            for pos in sample_positions(rules, 4) {
+                let me = pos.to_move();
+                let found = captures(&pos, me, Bitboard::ALL);
+                pos.generate_legal(&mut list);
+                for &action in list.iter() {
+                    let Some(to) = action.destination() else {
+                        continue;
+                    };
+                    let mut next = pos;
+                    let captured = next.play_unchecked(action) & pos.side_pieces(!me);
+                    let placement = matches!(action, crate::Action::Place { .. });
+                    let relocation_inert = matches!(action, crate::Action::Relocate { .. })
+                        && !rules.relocations_interact();
+                    if placement || relocation_inert {
+                        assert!(captured.is_empty());
+                        continue;
+                    }
+                    assert_eq!(
+                        captured.any(),
+                        found.cells.contains(to),
+                        "{rules} {action}\n{pos}"
+                    );
+                    if captured.any() {
+                        assert_eq!(captured & !found.victims, Bitboard::EMPTY);
+                    }
+                }
+            }
+        }
+    }
+}

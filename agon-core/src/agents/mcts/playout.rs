@@ -1,0 +1,163 @@
+//! The playout policy of the MCTS agent: random, but weighted toward captures, inward
+//! steps and a winning formation, and away from closing the ring without the queen; cut
+//! off after a few plies and scored by the evaluation.
+
+use crate::agents::eval::{Evaluator, Verdict};
+use crate::agents::features;
+use crate::{Action, ActionList, Bitboard, Phase, PieceKind, Position, Rng, Side};
+
+/// The result of a playout: White's expected score, 0 to 1.
+pub(crate) type Reward = f64;
+
+/// Evaluation units per factor e of the odds: a lead of `SCALE` is about a 73% chance.
+const SCALE: f64 = 250.0;
+
+/// White's score for a won game of `winner`.
+#[inline]
+pub(crate) fn win_for(winner: Side) -> Reward {
+    match winner {
+        Side::White => 1.0,
+        Side::Black => 0.0,
+    }
+}
+
+/// The evaluation of a position turned into White's expected score.
+#[inline]
+pub(crate) fn evaluate(eval: &Evaluator, pos: &Position) -> Reward {
+    match eval.white(pos) {
+        Verdict::NoMoves => win_for(!pos.to_move()),
+        Verdict::Score(s) => 1.0 / (1.0 + (-(s as f64) / SCALE).exp()),
+    }
+}
+
+/// Plays up to `plies` policy actions from `pos` and returns White's expected score.
+pub(crate) fn playout(
+    eval: &Evaluator,
+    pos: &Position,
+    plies: u32,
+    rng: &mut Rng,
+    list: &mut ActionList,
+) -> Reward {
+    let mut pos = *pos;
+    let mut weights = [0u32; ActionList::CAPACITY];
+    for _ in 0..plies {
+        pos.generate_legal(list);
+        if list.is_empty() {
+            return win_for(!pos.to_move());
+        }
+        let action = pick(&pos, list, &mut weights, rng);
+        let mover = pos.to_move();
+        pos.play_unchecked(action);
+        if let Some(wins) = pos.formation(mover) {
+            return win_for(if wins { mover } else { !mover });
+        }
+        if pos.rules().forced_pass() && pos.passes() >= 2 {
+            return 0.5;
+        }
+    }
+    evaluate(eval, &pos)
+}
+
+/// Chooses an action with the policy's weights.
+pub(crate) fn pick(
+    pos: &Position,
+    list: &ActionList,
+    weights: &mut [u32; ActionList::CAPACITY],
+    rng: &mut Rng,
+) -> Action {
+    if list.len() == 1 {
+        return list[0];
+    }
+    let total = policy_weights(pos, list, weights);
+    let mut r = rng.below(total as usize) as u32;
+    for (i, &w) in weights[..list.len()].iter().enumerate() {
+        if r < w {
+            return list[i];
+        }
+        r -= w;
+    }
+    list[list.len() - 1]
+}
+
+/// Fills `weights` for the actions of `list` and returns their sum (always positive).
+pub(crate) fn policy_weights(
+    pos: &Position,
+    list: &ActionList,
+    weights: &mut [u32; ActionList::CAPACITY],
+) -> u32 {
+    let mover = pos.to_move();
+    let phase = pos.phase();
+    let mut total = 0;
+    if phase == Phase::Placement {
+        for w in &mut weights[..list.len()] {
+            *w = 1;
+        }
+        return list.len() as u32;
+    }
+    if pos.decider() != mover {
+        // The opponent places our queen: far out, and not where she captures.
+        let cells = features::captures(pos, mover, Bitboard::EMPTY).cells;
+        for (i, a) in list.iter().enumerate() {
+            let to = a.destination().expect("a relocation");
+            let w = if cells.contains(to) {
+                1
+            } else {
+                2 + 2 * to.ring() as u32
+            };
+            weights[i] = w;
+            total += w;
+        }
+        return total;
+    }
+    let can_capture = phase == Phase::Normal || pos.rules().relocations_interact();
+    let cells = if can_capture {
+        features::captures(pos, mover, Bitboard::EMPTY).cells
+    } else {
+        Bitboard::EMPTY
+    };
+    let guards = features::active_guards(pos, mover);
+    let queen_on_throne = (features::active_queen(pos, mover) & Bitboard::THRONE).any();
+    let ring1 = (guards & Bitboard::RING1).count();
+    let queens = pos.pieces(mover, PieceKind::Queen);
+    for (i, &a) in list.iter().enumerate() {
+        let w = match a {
+            Action::Step { from, to } => {
+                let is_guard = !queens.contains(from);
+                let completes = to.ring() == 1 && from.ring() > 1 && is_guard && ring1 == 5;
+                if completes && queen_on_throne || !is_guard && to.ring() == 0 && ring1 == 6 {
+                    10_000
+                } else if completes {
+                    0
+                } else {
+                    let inward = from.ring() - to.ring();
+                    let mut w = 2 + 6 * inward as u32;
+                    if !is_guard {
+                        w += 2 * inward as u32;
+                    }
+                    if cells.contains(to) {
+                        w += 30;
+                    }
+                    w
+                }
+            }
+            Action::Relocate { to, .. } => {
+                let mut w = 1 + (5 - to.ring() as u32);
+                if cells.contains(to) {
+                    w += 20;
+                }
+                w
+            }
+            Action::Place { .. } => 1,
+            Action::Pass => 1,
+        };
+        weights[i] = w;
+        total += w;
+    }
+    if total == 0 {
+        for w in &mut weights[..list.len()] {
+            *w = 1;
+        }
+        total = list.len() as u32;
+    }
+    total
+}

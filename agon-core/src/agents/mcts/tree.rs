@@ -1,0 +1,267 @@
+//! The search tree of the MCTS agent: an arena of nodes, UCT selection, expansion of all
+//! children at once (ordered by the playout policy), backpropagation, and re-rooting for
+//! reuse between moves.
+
+use super::playout::{self, Reward};
+use crate::agents::eval::Evaluator;
+use crate::agents::history::History;
+use crate::agents::terminal::{judge, Terminal};
+use crate::{Action, ActionList, Position, Rng, Side};
+
+/// Index of a node in the arena.
+type NodeId = u32;
+
+/// One node: the action that leads to it from its parent, and statistics from the point
+/// of view of the side that chose that action (the parent's decider).
+#[derive(Clone, Debug)]
+struct Node {
+    action: Action,
+    first_child: NodeId,
+    child_count: u16,
+    expanded: bool,
+    /// White's score if the game is over here.
+    terminal: Option<Reward>,
+    visits: u32,
+    /// Sum of the rewards for the parent's decider.
+    total: f64,
+}
+
+impl Node {
+    fn new(action: Action) -> Node {
+        Node {
+            action,
+            first_child: 0,
+            child_count: 0,
+            expanded: false,
+            terminal: None,
+            visits: 0,
+            total: 0.0,
+        }
+    }
+}
+
+/// A search tree rooted at one position.
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    root: Position,
+    /// The number of plies of the game at the root (for reuse).
+    root_ply: usize,
+}
+
+/// What the search needs besides the tree.
+pub(crate) struct Context<'a> {
+    pub eval: &'a Evaluator,
+    pub history: &'a mut History,
+    pub rng: &'a mut Rng,
+    pub exploration: f64,
+    pub cutoff: u32,
+    pub max_nodes: usize,
+}
+
+impl Tree {
+    /// A tree with only the root.
+    pub(crate) fn new(root: Position, root_ply: usize) -> Tree {
+        Tree {
+            nodes: vec![Node::new(Action::Pass)],
+            root,
+            root_ply,
+        }
+    }
+
+    /// The root position.
+    pub(crate) fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// The ply count of the game at the root.
+    pub(crate) fn root_ply(&self) -> usize {
+        self.root_ply
+    }
+
+    /// The number of nodes.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Visits of the root.
+    pub(crate) fn root_visits(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    /// One iteration: select a leaf, expand it, play out, back up.
+    pub(crate) fn iterate(&mut self, cx: &mut Context, list: &mut ActionList) {
+        let mut path: Vec<(NodeId, Side)> = Vec::with_capacity(32);
+        let mut pos = self.root;
+        let mut id: NodeId = 0;
+        let mut pushed = 0;
+        let reward = loop {
+            let node = &self.nodes[id as usize];
+            if let Some(r) = node.terminal {
+                break r;
+            }
+            if !node.expanded {
+                if node.visits > 0 || id == 0 {
+                    self.expand(id, &pos, cx, list);
+                    if let Some(r) = self.nodes[id as usize].terminal {
+                        break r;
+                    }
+                } else {
+                    break playout::playout(cx.eval, &pos, cx.cutoff, cx.rng, list);
+                }
+                if !self.nodes[id as usize].expanded {
+                    // The arena is full: play out from here.
+                    break playout::playout(cx.eval, &pos, cx.cutoff, cx.rng, list);
+                }
+            }
+            let decider = pos.decider();
+            let child = self.select(id, decider, cx.exploration);
+            let action = self.nodes[child as usize].action;
+            let mover = pos.to_move();
+            pos.play_unchecked(action);
+            path.push((child, decider));
+            id = child;
+            if self.nodes[id as usize].visits == 0 {
+                if let Some(t) = judge(&pos, mover, cx.history) {
+                    let r = match t {
+                        Terminal::Win(side) => playout::win_for(side),
+                        Terminal::Draw => 0.5,
+                    };
+                    self.nodes[id as usize].terminal = Some(r);
+                    break r;
+                }
+            }
+            cx.history.push(pos.hash());
+            pushed += 1;
+        };
+        for _ in 0..pushed {
+            cx.history.pop();
+        }
+        self.nodes[0].visits += 1;
+        for &(node, decider) in &path {
+            let n = &mut self.nodes[node as usize];
+            n.visits += 1;
+            n.total += match decider {
+                Side::White => reward,
+                Side::Black => 1.0 - reward,
+            };
+        }
+    }
+
+    /// Creates the children of a node, most promising first (by the playout policy).
+    fn expand(&mut self, id: NodeId, pos: &Position, cx: &mut Context, list: &mut ActionList) {
+        pos.generate_legal(list);
+        if list.is_empty() {
+            self.nodes[id as usize].terminal = Some(playout::win_for(!pos.to_move()));
+            return;
+        }
+        if self.nodes.len() + list.len() > cx.max_nodes {
+            return;
+        }
+        let mut weights = [0u32; ActionList::CAPACITY];
+        playout::policy_weights(pos, list, &mut weights);
+        let mut order: Vec<(u32, Action)> = list
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| (weights[i], a))
+            .collect();
+        // Random order among equal weights, then by weight (a stable sort keeps it).
+        for i in (1..order.len()).rev() {
+            order.swap(i, cx.rng.below(i + 1));
+        }
+        order.sort_by_key(|&(w, _)| std::cmp::Reverse(w));
+        let first = self.nodes.len() as NodeId;
+        self.nodes
+            .extend(order.into_iter().map(|(_, a)| Node::new(a)));
+        let node = &mut self.nodes[id as usize];
+        node.first_child = first;
+        node.child_count = list.len() as u16;
+        node.expanded = true;
+    }
+
+    /// The child with the best UCT value (unvisited children first, in their order).
+    fn select(&self, id: NodeId, _decider: Side, exploration: f64) -> NodeId {
+        let node = &self.nodes[id as usize];
+        let first = node.first_child as usize;
+        let children = &self.nodes[first..first + node.child_count as usize];
+        let log_n = (node.visits.max(1) as f64).ln();
+        let mut best = 0;
+        let mut best_value = f64::NEG_INFINITY;
+        for (i, c) in children.iter().enumerate() {
+            if c.visits == 0 {
+                return (first + i) as NodeId;
+            }
+            let n = c.visits as f64;
+            let value = c.total / n + exploration * (log_n / n).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        (first + best) as NodeId
+    }
+
+    /// The root's children as (action, visits, mean reward for the root's decider).
+    pub(crate) fn root_children(&self) -> Vec<(Action, u32, f64)> {
+        let node = &self.nodes[0];
+        let first = node.first_child as usize;
+        self.nodes[first..first + node.child_count as usize]
+            .iter()
+            .map(|c| {
+                let mean = if c.visits > 0 {
+                    c.total / c.visits as f64
+                } else {
+                    0.0
+                };
+                (c.action, c.visits, mean)
+            })
+            .collect()
+    }
+
+    /// The subtree reached from the root by `actions`, as a new tree rooted at `position`
+    /// (`None` if the tree does not hold it).
+    pub(crate) fn descend(
+        mut self,
+        actions: &[Action],
+        position: Position,
+        ply: usize,
+    ) -> Option<Tree> {
+        let mut id: NodeId = 0;
+        for &a in actions {
+            let node = &self.nodes[id as usize];
+            if !node.expanded {
+                return None;
+            }
+            let first = node.first_child as usize;
+            let found = self.nodes[first..first + node.child_count as usize]
+                .iter()
+                .position(|c| c.action == a)?;
+            id = (first + found) as NodeId;
+        }
+        if self.nodes[id as usize].terminal.is_some() {
+            return None;
+        }
+        // Copy the subtree into a fresh arena, breadth first.
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        let mut root = std::mem::replace(&mut self.nodes[id as usize], Node::new(Action::Pass));
+        root.action = Action::Pass;
+        nodes.push(root);
+        let mut next = 0;
+        while next < nodes.len() {
+            if nodes[next].expanded {
+                let first = nodes[next].first_child as usize;
+                let count = nodes[next].child_count as usize;
+                nodes[next].first_child = nodes.len() as NodeId;
+                for i in first..first + count {
+                    let child = std::mem::replace(&mut self.nodes[i], Node::new(Action::Pass));
+                    nodes.push(child);
+                }
+            }
+            next += 1;
+        }
+        Some(Tree {
+            nodes,
+            root: position,
+            root_ply: ply,
+        })
+    }
+}

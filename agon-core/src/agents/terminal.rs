@@ -1,0 +1,30 @@
+//! How the search judges the position an action has just produced, in the order of
+//! RULES.md section 6: the mover's formation, repetition, the double pass. (The last check,
+//! "the side to move has no legal action", is made where the actions are generated.)
+
+use super::history::History;
+use crate::{Position, Side};
+
+/// A finished game as the search sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Terminal {
+    /// This side has won.
+    Win(Side),
+    /// Drawn (by the rules, or a repetition on the search path).
+    Draw,
+}
+
+/// Whether the game ends with `position`, just reached by an action of `mover`.
+#[inline]
+pub(crate) fn judge(position: &Position, mover: Side, history: &History) -> Option<Terminal> {
+    if let Some(wins) = position.formation(mover) {
+        return Some(Terminal::Win(if wins { mover } else { !mover }));
+    }
+    if history.is_draw(position) {
+        return Some(Terminal::Draw);
+    }
+    if position.rules().forced_pass() && position.passes() >= 2 {
+        return Some(Terminal::Draw);
+    }
+    None
+}
