@@ -3,6 +3,8 @@
 use std::fmt;
 use std::io;
 
+/// Exit code for "the command worked and found problems" (invalid games).
+pub const EXIT_PROBLEMS: u8 = 1;
 /// Exit code for usage, input and I/O errors.
 pub const EXIT_ERROR: u8 = 2;
 

@@ -9,6 +9,8 @@ mod board_text;
 mod cmd;
 mod diagram;
 mod error;
+mod files;
+mod games;
 mod output;
 mod records;
 mod select;
@@ -38,6 +40,15 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Check game records: every action legal, captures and results right.
+    #[command(after_help = cmd::validate::EXAMPLES)]
+    Validate(cmd::validate::ValidateArgs),
+    /// Convert game records to JSON and back, or list every position of every game.
+    #[command(after_help = cmd::convert::EXAMPLES)]
+    Convert(cmd::convert::ConvertArgs),
+    /// Rewrite game records in canonical form (to stdout, or in place).
+    #[command(after_help = cmd::fmt::EXAMPLES)]
+    Fmt(cmd::fmt::FmtArgs),
     /// Print the legal actions of a position, one per line.
     #[command(after_help = cmd::moves::EXAMPLES)]
     Moves(cmd::moves::MovesArgs),
@@ -57,6 +68,9 @@ enum Command {
 
 fn run(cli: &Cli) -> error::CliResult {
     match &cli.command {
+        Command::Validate(args) => cmd::validate::run(args),
+        Command::Convert(args) => cmd::convert::run(args),
+        Command::Fmt(args) => cmd::fmt::run(args),
         Command::Moves(args) => cmd::moves::run(args),
         Command::Show(args) => cmd::show::run(args),
         Command::Perft(args) => cmd::perft::run(args),

@@ -43,6 +43,11 @@ pub fn stdout_is_terminal() -> bool {
     io::stdout().is_terminal()
 }
 
+/// Whether stderr is a terminal.
+pub fn stderr_is_terminal() -> bool {
+    io::stderr().is_terminal()
+}
+
 /// Whether stdin is a terminal.
 pub fn stdin_is_terminal() -> bool {
     io::stdin().is_terminal()

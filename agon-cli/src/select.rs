@@ -3,6 +3,7 @@
 
 use crate::error::CliError;
 use agon_core::{Action, Game, Rules};
+use agon_notation::parse_action;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -65,59 +66,32 @@ fn is_move_number(token: &str) -> bool {
     digits.len() < token.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Parses one action typed by a user (capture annotations such as `c1-c2xd1` are accepted
-/// and must match what the action captures; the check is done by [`play_checked`]).
-pub fn parse_action(token: &str) -> Result<(Action, Option<&str>), String> {
-    let (bare, annotation) = match token.find('x') {
-        Some(i) if token != "pass" => (&token[..i], Some(&token[i..])),
-        _ => (token, None),
-    };
-    bare.parse::<Action>()
-        .map(|a| (a, annotation))
-        .map_err(|e| e.to_string())
+/// Reads one typed action (capture annotations such as `c1-c2xd1` are optional and must
+/// match) and checks it in the game's current position. `Err` is a message for the user.
+pub fn read_action(game: &Game, token: &str) -> Result<Action, String> {
+    if let Some(outcome) = game.outcome() {
+        return Err(format!(
+            "the game is over ({}, {}): no action can follow",
+            outcome.result, outcome.termination
+        ));
+    }
+    parse_action(token, game.position())
+        .map(|(action, _)| action)
+        .map_err(|e| e.message)
 }
 
-/// Plays one typed action on a game, with a message that says which action and why.
+/// Plays one action of `--moves`, with a message that says which one and why it failed.
 pub fn play_checked(game: &mut Game, token: &str, index: usize) -> Result<(), CliError> {
-    let (action, annotation) = parse_action(token).map_err(|e| {
+    let side = game.position().decider();
+    let action = read_action(game, token).map_err(|message| {
         CliError::with_hint(
-            format!("action {index} of --moves: {e}"),
-            "actions are written `b1-c1` (step), `d9@a5` (relocation), `Q@f1` (placement) or `pass`",
-        )
-    })?;
-    let before = *game.position();
-    let captures = game.play(action).map_err(|e| {
-        CliError::with_hint(
-            format!(
-                "action {index} `{action}` is illegal for {}: {e}",
-                before.to_move()
-            ),
+            format!("action {index} of --moves ({side} to move): {message}"),
             "list the legal actions with `agon moves` and the same options",
         )
     })?;
-    if let Some(annotation) = annotation {
-        let written: Vec<&str> = annotation.split('x').filter(|s| !s.is_empty()).collect();
-        let mut actual: Vec<String> = captures.into_iter().map(|c| c.to_string()).collect();
-        let mut given: Vec<String> = written.iter().map(|s| s.to_string()).collect();
-        actual.sort();
-        given.sort();
-        if actual != given {
-            return Err(CliError::new(format!(
-                "action {index} `{token}`: the annotation says it captures {}, but it captures {}",
-                list_or_nothing(&given),
-                list_or_nothing(&actual)
-            )));
-        }
-    }
+    game.play(action)
+        .map_err(|e| CliError::new(format!("action {index} of --moves: {e}")))?;
     Ok(())
-}
-
-fn list_or_nothing(cells: &[String]) -> String {
-    if cells.is_empty() {
-        "nothing".into()
-    } else {
-        cells.join(" ")
-    }
 }
 
 impl PositionArgs {

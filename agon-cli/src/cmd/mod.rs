@@ -1,8 +1,11 @@
 //! One module per subcommand. Each has its clap `Args`, its `EXAMPLES` for `--help`, and a
 //! `run` that returns the exit code.
 
+pub mod convert;
+pub mod fmt;
 pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod render;
 pub mod show;
+pub mod validate;

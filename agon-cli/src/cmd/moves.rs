@@ -68,12 +68,7 @@ pub fn legal_with_captures(game: &Game) -> Vec<(Action, Bitboard)> {
 
 /// An action with its capture annotation (`c1-c2xd1`).
 pub fn annotated(action: Action, captures: Bitboard) -> String {
-    let mut text = action.to_string();
-    for cell in captures {
-        text.push('x');
-        text.push_str(&cell.to_string());
-    }
-    text
+    agon_notation::format_annotated(action, captures)
 }
 
 /// The kind of an action as a word.

@@ -7,7 +7,7 @@ use crate::cmd::moves::{annotated, legal_with_captures};
 use crate::cmd::show::write_board;
 use crate::error::{CliError, CliResult};
 use crate::output::{colour_wanted, stdin_is_terminal, Out};
-use crate::select::{parse_action, PositionArgs};
+use crate::select::{read_action, PositionArgs};
 use agon_core::agents::{from_spec, Agent};
 use agon_core::{Cell, Game, GameResult, Outcome, Side, Termination};
 use clap::Args;
@@ -198,7 +198,7 @@ impl Session {
             let decider = self.game.position().decider();
             if let Player::Agent(agent) = &mut self.players[decider.index()] {
                 let action = agent.choose(&self.game);
-                self.play_action(out, action, &action.to_string(), "")?;
+                self.play_action(out, action)?;
                 continue;
             }
             if self.interactive {
@@ -213,7 +213,7 @@ impl Session {
             };
             line_number += 1;
             let line = line.map_err(|e| CliError::io("cannot read stdin", e))?;
-            match self.command(out, line.trim(), line_number) {
+            match self.command(out, line.trim()) {
                 Ok(Step::Continue) => {}
                 Ok(Step::Stop) => break,
                 Err(message) if self.interactive => writeln!(out, "{message}")?,
@@ -241,7 +241,7 @@ impl Session {
     }
 
     /// Handles one line of input. `Err` carries a message for the user.
-    fn command(&mut self, out: &mut Out, line: &str, _number: usize) -> Result<Step, String> {
+    fn command(&mut self, out: &mut Out, line: &str) -> Result<Step, String> {
         let mut words = line.split_whitespace();
         let Some(word) = words.next() else {
             return Ok(Step::Continue);
@@ -303,58 +303,51 @@ impl Session {
 
     fn human_action(&mut self, out: &mut Out, token: &str) -> Result<(), String> {
         if let Ok(cell) = token.parse::<Cell>() {
-            let list: Vec<String> = legal_with_captures(&self.game)
-                .into_iter()
-                .filter(|(a, _)| {
-                    a.origin() == Some(cell)
-                        || (a.origin().is_none() && a.destination() == Some(cell))
-                })
-                .map(|(a, c)| annotated(a, c))
-                .collect();
-            let text = if list.is_empty() {
-                format!("no legal action from {cell}")
-            } else {
-                format!("actions from {cell}: {}", list.join(" "))
-            };
+            let text = self.actions_of_cell(cell);
             writeln!(out, "{text}").map_err(|e| e.to_string())?;
             return Ok(());
         }
-        let (action, annotation) = parse_action(token).map_err(|e| {
-            format!("{e}; type `moves` for the legal actions or `help` for commands")
-        })?;
-        if let Err(illegal) = self.game.position().check(action) {
-            return Err(format!(
-                "`{action}` is illegal for {}: {illegal}",
-                self.game.position().decider()
-            ));
-        }
-        let mut after = *self.game.position();
-        let captures = after.play_unchecked(action);
-        if let Some(annotation) = annotation {
-            let expected = annotated(action, captures);
-            let written = format!("{action}{annotation}");
-            let sorted = |t: &str| {
-                let mut v: Vec<String> = t.split('x').skip(1).map(String::from).collect();
-                v.sort();
-                v
-            };
-            if sorted(&expected) != sorted(&written) {
-                return Err(format!(
-                    "`{written}` does not match what the action captures: it is `{expected}`"
-                ));
+        let action = read_action(&self.game, token).map_err(|e| {
+            if self.interactive {
+                format!("{e}\n(type `moves` for the legal actions, `help` for the commands)")
+            } else {
+                e
             }
-        }
-        self.play_action(out, action, token, "")
-            .map_err(|e| e.to_string())
+        })?;
+        self.play_action(out, action).map_err(|e| e.to_string())
     }
 
-    fn play_action(
-        &mut self,
-        out: &mut Out,
-        action: agon_core::Action,
-        _typed: &str,
-        _note: &str,
-    ) -> Result<(), CliError> {
+    /// The legal actions of the piece on a cell (or placements onto it), or why it has none.
+    fn actions_of_cell(&self, cell: Cell) -> String {
+        let list: Vec<String> = legal_with_captures(&self.game)
+            .into_iter()
+            .filter(|(a, _)| match a.origin() {
+                Some(from) => from == cell,
+                None => a.destination() == Some(cell),
+            })
+            .map(|(a, c)| annotated(a, c))
+            .collect();
+        if !list.is_empty() {
+            return format!("actions of {cell}: {}", list.join(" "));
+        }
+        let position = self.game.position();
+        let decider = position.decider();
+        match position.piece_at(cell) {
+            None => format!("{cell} is empty"),
+            Some(piece) if piece.side != position.to_move() => {
+                format!("the piece on {cell} is {}'s", piece.side)
+            }
+            Some(_) if decider != position.to_move() => {
+                format!(
+                    "{decider} chooses now, for {}'s captured queen",
+                    position.to_move()
+                )
+            }
+            Some(_) => format!("the piece on {cell} has no legal action now"),
+        }
+    }
+
+    fn play_action(&mut self, out: &mut Out, action: agon_core::Action) -> Result<(), CliError> {
         let mover = self.game.position().decider();
         let side_to_move = self.game.position().to_move();
         let captures = self.game.play(action).map_err(|e| {
@@ -370,7 +363,11 @@ impl Session {
             side_to_move.to_string()
         };
         writeln!(out, "{n}. {who} {}", annotated(action, captures))?;
-        if self.show_board {
+        // Draw the board when a person is to decide next (not between an action and the
+        // agent's immediate reply), when only agents play, and at the end.
+        let next_is_person = !self.decider_is_agent();
+        let only_agents = self.players.iter().all(|p| matches!(p, Player::Agent(_)));
+        if self.show_board && (next_is_person || only_agents || self.game.is_over()) {
             self.board(out)?;
         }
         Ok(())
@@ -428,10 +425,14 @@ impl Session {
     }
 
     fn save_to(&self, path: &std::path::Path) -> Result<(), CliError> {
-        let tags = vec![
+        let mut tags = vec![
+            ("Event".to_string(), "agon play".to_string()),
             ("White".to_string(), self.players[0].name()),
             ("Black".to_string(), self.players[1].name()),
         ];
+        if self.has_agent() {
+            tags.push(("Seed".to_string(), self.seed.to_string()));
+        }
         crate::records::save_game(path, &self.game, self.ended, &tags)
     }
 }

@@ -1,0 +1,242 @@
+//! `agon validate`: check every game of record files (legal actions, capture annotations,
+//! results), in parallel, reporting in input order.
+
+use crate::error::{CliResult, EXIT_ERROR, EXIT_PROBLEMS};
+use crate::games::{for_each_game, Event, MapFn, Source};
+use crate::output::{stderr_is_terminal, Out};
+use agon_notation::{RecordError, ValidGame};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Examples shown after `agon validate --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  agon validate game.agn                     one file
+  agon validate records/*.agn                many files (exit 1 if any game is invalid)
+  agon validate records/                     every .agn file under a folder
+  agon-selfplay ... | agon validate          read stdin (also with `-` as a file name)
+  agon validate --json big.agn | jq -c 'select(.valid | not)'
+  agon validate -q records/*.agn && echo all good
+Each invalid game gets one line, `file:line:column: game G, ply P (move M, Side): reason`,
+then a summary line. Exit codes: 0 every game valid, 1 some game invalid, 2 a file could
+not be read or the command line is wrong. --json prints one object per game (NDJSON) with
+file, game, valid, plies, result, termination, and for invalid games error_ply, line,
+column, kind and message.";
+
+/// Options of `agon validate`.
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    /// Record files or folders (every .agn file inside); `-` or nothing for stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// One JSON object per game (NDJSON) instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Print nothing; the exit code says whether every game is valid.
+    #[arg(short, long, conflicts_with = "json")]
+    pub quiet: bool,
+
+    /// Worker threads (default: one per CPU; 1 reads and checks on one thread).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Games per parallel batch (for testing the batching).
+    #[arg(long, hide = true, default_value_t = crate::games::BATCH_GAMES)]
+    pub batch_games: usize,
+
+    /// Never draw a progress bar (it is drawn on stderr only when stderr is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// What is reported for one game.
+#[derive(Serialize)]
+pub struct GameReport {
+    file: String,
+    game: u64,
+    valid: bool,
+    plies: Option<usize>,
+    result: Option<String>,
+    termination: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_ply: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    move_number: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    /// The one-line text form of the defect.
+    #[serde(skip)]
+    text: String,
+}
+
+/// The report of one game.
+pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
+    match item {
+        Ok(valid) => {
+            let termination = valid
+                .record
+                .termination
+                .or(valid.game.outcome().map(|o| o.termination));
+            GameReport {
+                file: file.to_string(),
+                game: valid.index,
+                valid: true,
+                plies: Some(valid.record.plies.len()),
+                result: Some(valid.record.result.to_string()),
+                termination: termination.map(|t| t.to_string()),
+                start_line: Some(valid.line),
+                error_ply: None,
+                move_number: None,
+                side: None,
+                line: None,
+                column: None,
+                kind: None,
+                message: None,
+                text: String::new(),
+            }
+        }
+        Err(error) => GameReport {
+            file: file.to_string(),
+            game: error.game,
+            valid: false,
+            plies: (error.ply > 0).then(|| error.ply as usize - 1),
+            result: None,
+            termination: None,
+            start_line: None,
+            error_ply: Some(error.ply),
+            move_number: (error.ply > 0).then_some(error.move_number),
+            side: error.side.map(|s| s.to_string()),
+            line: Some(error.line),
+            column: Some(error.column),
+            kind: Some(error.kind.to_string()),
+            text: error.to_string(),
+            message: Some(error.message),
+        },
+    }
+}
+
+/// Runs `agon validate`.
+pub fn run(args: &ValidateArgs) -> CliResult {
+    let paths = crate::files::expand_inputs(&args.files);
+    let total: Option<u64> = paths
+        .iter()
+        .map(|p| {
+            if crate::files::is_stdin(p) {
+                None
+            } else {
+                std::fs::metadata(p).ok().map(|m| m.len())
+            }
+        })
+        .sum();
+    let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
+    let file_count = sources.len();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let progress = (!args.no_progress && stderr_is_terminal()).then(|| progress_bar(total));
+    let map: MapFn<GameReport> = Arc::new(report);
+    let mut out = Out::new();
+    let (mut games, mut invalid, mut unreadable) = (0u64, 0u64, 0u64);
+    let result = for_each_game(sources, threads.max(1), args.batch_games, map, |event| {
+        match event {
+            Event::Game(report) => {
+                games += 1;
+                if !report.valid {
+                    invalid += 1;
+                }
+                if args.json {
+                    serde_json::to_writer(&mut out, &report).map_err(std::io::Error::from)?;
+                    writeln!(out)?;
+                } else if !report.valid && !args.quiet {
+                    if let Some(bar) = &progress {
+                        bar.suspend(|| writeln!(out, "{}", report.text))?;
+                    } else {
+                        writeln!(out, "{}", report.text)?;
+                    }
+                }
+                if let Some(bar) = &progress {
+                    bar.set_message(format!("{games} games, {invalid} invalid"));
+                }
+            }
+            Event::InputError { message, .. } => {
+                unreadable += 1;
+                out.flush()?;
+                match &progress {
+                    Some(bar) => bar.suspend(|| eprintln!("agon: {message}")),
+                    None => eprintln!("agon: {message}"),
+                }
+            }
+            Event::Progress(bytes) => {
+                if let Some(bar) = &progress {
+                    bar.inc(bytes);
+                }
+            }
+        }
+        Ok(())
+    });
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    result?;
+    if !args.json && !args.quiet {
+        let files = if file_count == 1 {
+            String::new()
+        } else {
+            format!(" in {file_count} files")
+        };
+        let games_word = if games == 1 { "game" } else { "games" };
+        let mut summary = format!(
+            "{games} {games_word}{files}: {} valid, {invalid} invalid",
+            games - invalid
+        );
+        if unreadable > 0 {
+            summary.push_str(&format!(
+                "; {unreadable} input{} could not be read",
+                if unreadable == 1 { "" } else { "s" }
+            ));
+        }
+        writeln!(out, "{summary}")?;
+    }
+    out.flush()?;
+    Ok(if unreadable > 0 {
+        EXIT_ERROR
+    } else if invalid > 0 {
+        EXIT_PROBLEMS
+    } else {
+        0
+    })
+}
+
+fn progress_bar(total: Option<u64>) -> ProgressBar {
+    let bar = match total {
+        Some(total) => ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+            .with_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}  {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ),
+        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template("{spinner} {bytes} {binary_bytes_per_sec}  {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ),
+    };
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}

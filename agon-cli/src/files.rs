@@ -1,0 +1,121 @@
+//! Opening inputs (a file or stdin for `-`) and writing files atomically.
+
+use crate::error::{describe_io, CliError};
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// An opened input.
+pub enum Input {
+    /// Standard input (the name `-`).
+    Stdin(io::Stdin),
+    /// A file.
+    File(File),
+}
+
+/// Whether a path names stdin.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Opens a file, or stdin for `-`, with an error that names the file.
+pub fn open_input(path: &Path) -> Result<Input, CliError> {
+    if is_stdin(path) {
+        return Ok(Input::Stdin(io::stdin()));
+    }
+    if path.is_dir() {
+        return Err(CliError::with_hint(
+            format!("{} is a folder, not a record file", path.display()),
+            format!(
+                "pass the files inside it, e.g. `{}/*.agn`",
+                path.display().to_string().trim_end_matches('/')
+            ),
+        ));
+    }
+    File::open(path).map(Input::File).map_err(|e| {
+        CliError::new(format!(
+            "cannot open {}: {}",
+            path.display(),
+            describe_io(&e)
+        ))
+    })
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so
+/// that readers see either the old or the new content, never a half-written file.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    atomic_write_with(path, |out| out.write_all(bytes))
+}
+
+/// The path of the temporary file used to replace `path`.
+fn temp_path(path: &Path) -> PathBuf {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "agon".into());
+    dir.join(format!(".{name}.agon-tmp-{}", std::process::id()))
+}
+
+/// Like [`atomic_write`], with the content written by `fill` (streamed, not held in
+/// memory). If `fill` fails the old file is left untouched.
+pub fn atomic_write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let temp = temp_path(path);
+    let result = (|| {
+        let mut out = io::BufWriter::new(File::create(&temp)?);
+        fill(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            file.set_permissions(meta.permissions())?;
+        }
+        drop(file);
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// The record files named on the command line: a folder stands for every `.agn` file in
+/// it and its subfolders (sorted by path); no name at all means stdin.
+pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    if paths.is_empty() {
+        return vec![PathBuf::from("-")];
+    }
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            collect_records(path, &mut found);
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    out
+}
+
+fn collect_records(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        // Unreadable folders are reported when opened as files.
+        found.push(dir.to_path_buf());
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_records(&path, found);
+        } else if path.extension().is_some_and(|e| e == "agn") {
+            found.push(path);
+        }
+    }
+}

@@ -1,0 +1,533 @@
+//! The games of record files, validated in parallel and delivered in input order, in flat
+//! memory.
+//!
+//! One reader thread tokenizes each input once (syntax only, with agon-notation's
+//! [`Reader`]) to find where games start, and cuts the bytes into batches of whole games
+//! (at most [`BATCH_GAMES`] games or about [`BATCH_BYTES`] bytes). Each batch is validated
+//! on the rayon pool by agon-notation's [`Records`], exactly as if the file were read in
+//! one go: lines, columns and game numbers are shifted back to the file's own. The caller
+//! receives the results batch by batch in input order; at most a fixed number of batches
+//! are in flight, so memory does not grow with the input.
+
+use crate::error::{describe_io, CliError};
+use crate::files::{open_input, Input};
+use agon_notation::{Location, Reader, RecordError, Records, ValidGame, Visitor};
+use std::cell::RefCell;
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Arc;
+
+/// Most games in one batch.
+pub const BATCH_GAMES: usize = 512;
+/// A batch is closed at the first game start after this many bytes.
+pub const BATCH_BYTES: u64 = 1 << 20;
+/// Bytes after a batch's last game that are handed to the validator too, so that it sees
+/// what comes next exactly as a reader of the whole file would.
+const LOOKAHEAD: u64 = 256;
+
+/// One input: a file, or stdin.
+pub struct Source {
+    /// The path (`-` for stdin).
+    pub path: PathBuf,
+    /// The name used in messages and JSON (`<stdin>` for stdin).
+    pub name: String,
+    /// An input already opened (and perhaps peeked at); otherwise `path` is opened.
+    pub opened: Option<Box<dyn Read + Send>>,
+}
+
+impl Source {
+    /// A source for a path given on the command line.
+    pub fn new(path: PathBuf) -> Source {
+        let name = if crate::files::is_stdin(&path) {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
+        Source {
+            path,
+            name,
+            opened: None,
+        }
+    }
+
+    /// Opens the input, unless it is open already.
+    fn open(&mut self) -> Result<Box<dyn Read + Send>, CliError> {
+        if let Some(input) = self.opened.take() {
+            return Ok(input);
+        }
+        Ok(match open_input(&self.path)? {
+            Input::File(file) => Box::new(file),
+            Input::Stdin(stdin) => Box::new(stdin),
+        })
+    }
+}
+
+/// What the caller receives, in input order.
+pub enum Event<T> {
+    /// One game, mapped by the caller's function.
+    Game(T),
+    /// An input could not be opened or read; its games so far were delivered.
+    InputError {
+        /// What went wrong (naming the input).
+        message: String,
+    },
+    /// Bytes of input that have been fully processed (for progress bars).
+    Progress(u64),
+}
+
+/// The function applied to every game on the worker threads.
+pub type MapFn<T> = Arc<dyn Fn(&str, Result<ValidGame, RecordError>) -> T + Send + Sync>;
+
+/// Reads every source and calls `sink` with every event in input order. With `threads`
+/// = 1 the games are read and validated on this thread, one at a time.
+pub fn for_each_game<T: Send + 'static>(
+    sources: Vec<Source>,
+    threads: usize,
+    batch_games: usize,
+    map: MapFn<T>,
+    mut sink: impl FnMut(Event<T>) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    if threads <= 1 {
+        return sequential(sources, map, sink);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::new(format!("cannot start {threads} threads: {e}")))?;
+    let pool = Arc::new(pool);
+    // Each message is a receiver for one batch's events, in input order.
+    let (order_tx, order_rx) = sync_channel::<Receiver<Vec<Event<T>>>>(threads * 3);
+    let reader = std::thread::spawn(move || {
+        for mut source in sources {
+            let emit = |events: Vec<Event<T>>| -> bool {
+                let (tx, rx) = sync_channel(1);
+                let ok = order_tx.send(rx).is_ok();
+                let _ = tx.send(events);
+                ok
+            };
+            let mut dispatch = |batch: Batch| -> bool {
+                let (tx, rx) = sync_channel(1);
+                if order_tx.send(rx).is_err() {
+                    return false;
+                }
+                let map = Arc::clone(&map);
+                pool.spawn(move || {
+                    let _ = tx.send(batch.validate(&*map));
+                });
+                true
+            };
+            match split(&mut source, batch_games.max(1), &mut dispatch) {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(message) => {
+                    if !emit(vec![Event::InputError { message }]) {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    let mut result = Ok(());
+    for batch in order_rx.iter() {
+        let Ok(events) = batch.recv() else { continue };
+        for event in events {
+            if let Err(e) = sink(event) {
+                result = Err(e);
+                break;
+            }
+        }
+        if result.is_err() {
+            break;
+        }
+    }
+    // Dropping the receiver makes the reader thread stop at its next batch.
+    drop(order_rx);
+    let _ = reader.join();
+    result
+}
+
+fn sequential<T>(
+    sources: Vec<Source>,
+    map: MapFn<T>,
+    mut sink: impl FnMut(Event<T>) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    for mut source in sources {
+        let input = match source.open() {
+            Ok(input) => input,
+            Err(e) => {
+                sink(Event::InputError {
+                    message: error_text(e),
+                })?;
+                continue;
+            }
+        };
+        let counted = Counted::new(input);
+        let bytes = counted.count.clone();
+        let mut reported = 0;
+        for item in Records::new(counted).with_file_name(source.name.clone()) {
+            if let Err(e) = &item {
+                if e.kind == agon_notation::ErrorKind::Io {
+                    sink(Event::InputError {
+                        message: format!("{}: {}", source.name, e.message),
+                    })?;
+                    break;
+                }
+            }
+            sink(Event::Game(map(&source.name, item)))?;
+            let now = bytes.get();
+            sink(Event::Progress(now - reported))?;
+            reported = now;
+        }
+    }
+    Ok(())
+}
+
+fn error_text(error: CliError) -> String {
+    match error {
+        CliError::Message { message, .. } => message,
+        CliError::BrokenPipe => "broken pipe".into(),
+    }
+}
+
+/// A reader that counts the bytes read through it.
+struct Counted<R> {
+    inner: R,
+    count: Rc<std::cell::Cell<u64>>,
+}
+
+impl<R> Counted<R> {
+    fn new(inner: R) -> Counted<R> {
+        Counted {
+            inner,
+            count: Rc::new(std::cell::Cell::new(0)),
+        }
+    }
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// Whole games cut from an input, with where they start in it.
+struct Batch {
+    name: Arc<str>,
+    bytes: Vec<u8>,
+    /// Where the batch's first byte is in the input.
+    first: Location,
+    /// The input's index of the first game (1-based).
+    first_game: u64,
+    /// How many games start in the batch (lookahead bytes may start one more).
+    games: usize,
+    /// Input bytes this batch accounts for (without lookahead).
+    span: u64,
+}
+
+impl Batch {
+    fn validate<T>(self, map: &dyn Fn(&str, Result<ValidGame, RecordError>) -> T) -> Vec<Event<T>> {
+        let mut events = Vec::with_capacity(self.games + 1);
+        let mut seen = 0;
+        let records = Records::new(&self.bytes[..]).with_file_name(self.name.to_string());
+        for item in records.take(self.games) {
+            seen += 1;
+            let item = match item {
+                Ok(mut valid) => {
+                    valid.index += self.first_game - 1;
+                    valid.line += self.first.line - 1;
+                    Ok(valid)
+                }
+                Err(mut error) => {
+                    if error.line > 0 {
+                        if error.line == 1 {
+                            error.column += self.first.column - 1;
+                        }
+                        error.line += self.first.line - 1;
+                    }
+                    error.message = shift_line_mention(&error.message, self.first.line - 1);
+                    error.game += self.first_game - 1;
+                    Err(error)
+                }
+            };
+            events.push(Event::Game(map(&self.name, item)));
+        }
+        if seen < self.games {
+            events.push(Event::InputError {
+                message: format!(
+                    "{}: internal error: games {} to {} (from line {}) could not be re-read in a batch; \
+                     please report it, and use --threads 1 meanwhile",
+                    self.name,
+                    self.first_game,
+                    self.first_game + self.games as u64 - 1,
+                    self.first.line
+                ),
+            });
+        }
+        events.push(Event::Progress(self.span));
+        events
+    }
+}
+
+/// Shifts the one line number that a reader message may quote ("... before line N, which
+/// starts a tag") by `shift` lines, so that it names the file's line, not the batch's.
+fn shift_line_mention(message: &str, shift: u64) -> String {
+    const MARK: &str = "before line ";
+    let Some(at) = message.find(MARK) else {
+        return message.to_string();
+    };
+    let digits_start = at + MARK.len();
+    let digits_len = message[digits_start..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    match message[digits_start..digits_start + digits_len].parse::<u64>() {
+        Ok(line) if shift > 0 => format!(
+            "{}{}{}",
+            &message[..digits_start],
+            line + shift,
+            &message[digits_start + digits_len..]
+        ),
+        _ => message.to_string(),
+    }
+}
+
+/// The bytes read so far that are still needed.
+struct TeeBuffer {
+    bytes: Vec<u8>,
+    /// Input offset of `bytes[0]`.
+    base: u64,
+    eof: bool,
+}
+
+impl TeeBuffer {
+    fn end(&self) -> u64 {
+        self.base + self.bytes.len() as u64
+    }
+
+    fn at(&self, offset: u64) -> Option<u8> {
+        self.bytes.get((offset - self.base) as usize).copied()
+    }
+
+    fn slice(&self, from: u64, to: u64) -> Vec<u8> {
+        self.bytes[(from - self.base) as usize..(to - self.base) as usize].to_vec()
+    }
+
+    /// Forgets bytes before `offset`.
+    fn trim(&mut self, offset: u64) {
+        if offset > self.base {
+            self.bytes.drain(..(offset - self.base) as usize);
+            self.base = offset;
+        }
+    }
+}
+
+/// A reader that keeps a copy of what it reads in a [`TeeBuffer`].
+struct Tee<R> {
+    inner: R,
+    buffer: Rc<RefCell<TeeBuffer>>,
+}
+
+impl<R: Read> Read for Tee<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(out)?;
+        let mut buffer = self.buffer.borrow_mut();
+        buffer.bytes.extend_from_slice(&out[..n]);
+        if n == 0 && !out.is_empty() {
+            buffer.eof = true;
+        }
+        Ok(n)
+    }
+}
+
+/// Notes where each game starts.
+#[derive(Default)]
+struct Starts {
+    start: Option<Location>,
+}
+
+impl Visitor for Starts {
+    fn begin_game(&mut self, at: Location) {
+        self.start = Some(at);
+    }
+}
+
+/// Turns the reader's (line, column) locations into byte offsets, moving forward only.
+struct Locator {
+    /// Offset of the start of line `line`.
+    line_start: u64,
+    line: u64,
+    started: bool,
+}
+
+impl Locator {
+    fn offset(&mut self, buffer: &TeeBuffer, at: Location) -> Option<u64> {
+        if !self.started {
+            self.started = true;
+            // The reader skips a UTF-8 byte-order mark and starts line 1 after it.
+            if buffer.bytes.starts_with(b"\xef\xbb\xbf") && buffer.base == 0 {
+                self.line_start = 3;
+            }
+        }
+        while self.line < at.line {
+            let mut offset = self.line_start;
+            loop {
+                match buffer.at(offset)? {
+                    b'\n' => break,
+                    _ => offset += 1,
+                }
+            }
+            self.line_start = offset + 1;
+            self.line += 1;
+        }
+        let mut offset = self.line_start;
+        for _ in 1..at.column {
+            let lead = buffer.at(offset)?;
+            let len = utf8_len(lead);
+            let valid = len > 1
+                && (1..len as u64).all(|k| buffer.at(offset + k).is_some_and(|b| b & 0xc0 == 0x80));
+            offset += if valid { len as u64 } else { 1 };
+        }
+        Some(offset)
+    }
+}
+
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7f => 1,
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => 1,
+    }
+}
+
+/// A batch being filled.
+struct Open {
+    start: u64,
+    first: Location,
+    first_game: u64,
+    games: usize,
+}
+
+/// Cuts one source into batches and hands each to `dispatch`. Returns `Ok(false)` when
+/// `dispatch` asks to stop, `Err` with a message when the input cannot be read.
+fn split(
+    source: &mut Source,
+    batch_games: usize,
+    dispatch: &mut dyn FnMut(Batch) -> bool,
+) -> Result<bool, String> {
+    let input = source.open().map_err(error_text)?;
+    let name: Arc<str> = Arc::from(source.name.as_str());
+    let buffer = Rc::new(RefCell::new(TeeBuffer {
+        bytes: Vec::new(),
+        base: 0,
+        eof: false,
+    }));
+    let mut reader = Reader::new(Tee {
+        inner: input,
+        buffer: Rc::clone(&buffer),
+    });
+    let mut locator = Locator {
+        line_start: 0,
+        line: 1,
+        started: false,
+    };
+    let mut open: Option<Open> = None;
+    // Batches closed at a game start, waiting for their lookahead bytes.
+    let mut pending: Vec<(Open, u64)> = Vec::new();
+    let mut games = 0u64;
+    let make = |open: &Open, end: u64, buffer: &TeeBuffer| Batch {
+        name: Arc::clone(&name),
+        bytes: buffer.slice(open.start, (end + LOOKAHEAD).min(buffer.end())),
+        first: open.first,
+        first_game: open.first_game,
+        games: open.games,
+        span: end - open.start,
+    };
+    loop {
+        let mut starts = Starts::default();
+        let more = reader
+            .read_game(&mut starts)
+            .map_err(|e| format!("cannot read {}: {}", source.name, describe_io(&e)))?;
+        if !more {
+            break;
+        }
+        games += 1;
+        let at = starts.start.unwrap_or(Location { line: 1, column: 1 });
+        let offset = {
+            let buffer = buffer.borrow();
+            locator.offset(&buffer, at).ok_or_else(|| {
+                format!(
+                    "internal error: cannot locate game {games} of {}",
+                    source.name
+                )
+            })?
+        };
+        match &mut open {
+            None => {
+                open = Some(Open {
+                    start: 0,
+                    first: Location { line: 1, column: 1 },
+                    first_game: 1,
+                    games: 1,
+                })
+            }
+            Some(batch) if batch.games >= batch_games || offset - batch.start >= BATCH_BYTES => {
+                let next = Open {
+                    start: offset,
+                    first: at,
+                    first_game: games,
+                    games: 1,
+                };
+                let closed = std::mem::replace(batch, next);
+                pending.push((closed, offset));
+            }
+            Some(batch) => batch.games += 1,
+        }
+        // Hand over the closed batches whose lookahead has been read.
+        let mut buffer = buffer.borrow_mut();
+        while let Some((batch, end)) = pending.first() {
+            if buffer.end() < end + LOOKAHEAD && !buffer.eof {
+                break;
+            }
+            let made = make(batch, *end, &buffer);
+            pending.remove(0);
+            if !dispatch(made) {
+                return Ok(false);
+            }
+        }
+        let keep = pending
+            .first()
+            .map(|(b, _)| b.start)
+            .or(open.as_ref().map(|b| b.start))
+            .unwrap_or(0)
+            .min(locator.line_start);
+        buffer.trim(keep);
+    }
+    // The reader has read to the end of the input: the last batch holds every byte.
+    let buffer = buffer.borrow();
+    let end = buffer.end();
+    for (batch, batch_end) in pending.drain(..) {
+        if !dispatch(make(&batch, batch_end, &buffer)) {
+            return Ok(false);
+        }
+    }
+    if let Some(batch) = open {
+        let made = Batch {
+            name: Arc::clone(&name),
+            bytes: buffer.slice(batch.start, end),
+            first: batch.first,
+            first_game: batch.first_game,
+            games: batch.games,
+            span: end - batch.start,
+        };
+        if !dispatch(made) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
