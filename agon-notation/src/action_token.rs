@@ -5,8 +5,9 @@
 //! which asks agon-core whether the action is legal and what it captures).
 
 use crate::error::ErrorKind;
-use agon_core::{Action, Bitboard, Cell, Position};
+use agon_core::{Action, Bitboard, Cell, PieceKind, Position, FILE_LETTERS};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// An action token split into the action and the cells its annotations name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,19 @@ impl std::error::Error for ActionError {}
 impl AnnotatedAction {
     /// Splits a token into an action and capture annotations (syntax only).
     pub fn parse(token: &str) -> Result<AnnotatedAction, ActionError> {
+        AnnotatedAction::parse_bytes(token.as_bytes())
+    }
+
+    /// [`AnnotatedAction::parse`] for bytes (the reader's fast path).
+    pub(crate) fn parse_bytes(token: &[u8]) -> Result<AnnotatedAction, ActionError> {
+        match fast_parse(token) {
+            Some(parsed) => Ok(parsed),
+            None => AnnotatedAction::parse_slowly(&String::from_utf8_lossy(token)),
+        }
+    }
+
+    /// The general parser, which explains every error (the fast one only accepts).
+    fn parse_slowly(token: &str) -> Result<AnnotatedAction, ActionError> {
         let syntax = |reason: String| ActionError {
             kind: ErrorKind::Action,
             message: format!("`{token}` is not an action: {reason}"),
@@ -62,8 +76,7 @@ impl AnnotatedAction {
             annotated = true;
             let cell = Cell::parse(part).map_err(|e| {
                 syntax(format!(
-                    "`x{part}` is not a capture annotation ({}); expected `x` and a cell, like `xd1`",
-                    e.reason
+                    "`x{part}` is not a capture annotation: {e}; expected `x` and a cell, like `xd1`"
                 ))
             })?;
             if marked.contains(cell) && repeated.is_none() {
@@ -126,6 +139,85 @@ impl AnnotatedAction {
         self.check_captures(captured)?;
         Ok(captured)
     }
+}
+
+/// Every cell by file index (0 = `a`) and rank (1..=11).
+fn cell_table() -> &'static [[Option<Cell>; 12]; 11] {
+    static TABLE: OnceLock<[[Option<Cell>; 12]; 11]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[None; 12]; 11];
+        for cell in Cell::all() {
+            table[(cell.q() + 5) as usize][cell.rank() as usize] = Some(cell);
+        }
+        table
+    })
+}
+
+/// Reads a cell name at the start of `bytes`: the cell and the bytes it used. Accepts
+/// exactly what [`Cell::parse`] accepts.
+#[inline]
+fn fast_cell(bytes: &[u8]) -> Option<(Cell, usize)> {
+    let file = FILE_LETTERS
+        .iter()
+        .position(|&l| Some(&l) == bytes.first())?;
+    let d1 = *bytes.get(1)?;
+    if !(b'1'..=b'9').contains(&d1) {
+        return None;
+    }
+    let (rank, used) = match bytes.get(2) {
+        Some(d2) if d2.is_ascii_digit() => (10 * (d1 - b'0') + (d2 - b'0'), 3),
+        _ => (d1 - b'0', 2),
+    };
+    let cell = cell_table()[file].get(rank as usize).copied().flatten()?;
+    Some((cell, used))
+}
+
+/// The fast parser for well-formed tokens; `None` sends the token to the general parser.
+fn fast_parse(bytes: &[u8]) -> Option<AnnotatedAction> {
+    let (action, mut rest) = if let Some(rest) = bytes.strip_prefix(b"pass") {
+        (Action::Pass, rest)
+    } else if let Some(kind) = match bytes.first() {
+        Some(b'Q') => Some(PieceKind::Queen),
+        Some(b'G') => Some(PieceKind::Guard),
+        _ => None,
+    } {
+        if bytes.get(1) != Some(&b'@') {
+            return None;
+        }
+        let (to, used) = fast_cell(&bytes[2..])?;
+        (Action::Place { kind, to }, &bytes[2 + used..])
+    } else {
+        let (from, used) = fast_cell(bytes)?;
+        let separator = *bytes.get(used)?;
+        let (to, used_to) = fast_cell(&bytes[used + 1..])?;
+        let action = match separator {
+            b'-' => Action::Step { from, to },
+            b'@' => Action::Relocate { from, to },
+            _ => return None,
+        };
+        (action, &bytes[used + 1 + used_to..])
+    };
+    let mut marked = Bitboard::EMPTY;
+    let mut annotated = false;
+    let mut repeated = None;
+    while let Some((&b'x', after)) = rest.split_first() {
+        let (cell, used) = fast_cell(after)?;
+        annotated = true;
+        if marked.contains(cell) && repeated.is_none() {
+            repeated = Some(cell);
+        }
+        marked = marked.with(cell);
+        rest = &after[used..];
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    Some(AnnotatedAction {
+        action,
+        marked,
+        annotated,
+        repeated,
+    })
 }
 
 /// Parses one action token (annotations optional) and checks it in a position: returns the
@@ -192,8 +284,8 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::Action);
         assert_eq!(
             e.message,
-            "`b1-c1x` is not an action: `x` is not a capture annotation (empty cell name); \
-             expected `x` and a cell, like `xd1`"
+            "`b1-c1x` is not an action: `x` is not a capture annotation: `` is not a cell: empty \
+             cell name; expected `x` and a cell, like `xd1`"
         );
         let e = AnnotatedAction::parse("j1-c1").unwrap_err();
         assert_eq!(
@@ -201,6 +293,36 @@ mod tests {
             "`j1-c1` is not an action: `j1` is not a cell: files are a b c d e f g h i k l (there is no j)"
         );
         assert!(AnnotatedAction::parse("xd1").is_err());
+    }
+
+    /// The fast parser accepts nothing the general one rejects, and agrees with it.
+    #[test]
+    fn fast_parser_agrees_with_the_general_one() {
+        let mut rng = agon_core::Rng::new(5);
+        let fragments = [
+            "a1", "f11", "l6", "l7", "j2", "a0", "k12", "c01", "e10", "g", "1", "-", "@", "x",
+            "Q@", "G@", "q@", "pass", "pas", "X", "d", "b5", "c5", "h9", " ",
+        ];
+        let mut accepted = 0;
+        for _ in 0..100_000 {
+            let len = 1 + rng.below(6);
+            let token: String = (0..len)
+                .map(|_| fragments[rng.below(fragments.len())])
+                .collect();
+            let slow = AnnotatedAction::parse_slowly(&token);
+            if let Some(fast) = fast_parse(token.as_bytes()) {
+                accepted += 1;
+                assert_eq!(slow, Ok(fast), "{token}");
+            }
+        }
+        assert!(accepted > 1000, "{accepted}");
+        for cell in Cell::all() {
+            let name = cell.to_string();
+            assert_eq!(fast_cell(name.as_bytes()), Some((cell, name.len())));
+        }
+        for bad in ["a0", "a7", "f12", "j1", "a01", "l7", "A1"] {
+            assert_eq!(fast_cell(bad.as_bytes()), None, "{bad}");
+        }
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The streaming record tokenizer: syntax only, in the manner of pgn-reader.
 //!
 //! [`Reader`] reads any [`std::io::Read`] in a fixed 64 KiB buffer, one game at a time, and
-//! drives a [`Visitor`] with tags, move numbers, action tokens, NAGs and the result. It
-//! knows nothing about the rules: whether an action token means anything, and whether it
-//! is legal, is the visitor's business (see [`crate::Records`] for the validating one).
+//! drives a [`Visitor`] with tags, move numbers, actions (with their capture annotations),
+//! NAGs and the result. It knows the notation only, not the rules: whether an action is
+//! legal, and whether its annotations match, is the visitor's business (see
+//! [`crate::Records`] for the validating one).
 //!
 //! Guarantees: no panic on any input; time linear in the input; memory bounded by the
 //! buffer, the longest tag value ([`crate::MAX_TAG_VALUE`]) and what the visitor keeps.
@@ -11,6 +12,7 @@
 //! syntax error the reader skips to the end of the game (its result token, the next tag
 //! section, or the end of the input) and carries on with the next game.
 
+use crate::action_token::AnnotatedAction;
 use crate::error::ErrorKind;
 use crate::record::MAX_TAG_VALUE;
 use agon_core::GameResult;
@@ -83,9 +85,10 @@ pub trait Visitor {
         let _ = (number, dots, at);
         Flow::Continue
     }
-    /// A token that should be an action (letters, digits, `@`, `-` and the like).
-    fn action(&mut self, token: &str, at: Location) -> Flow {
-        let _ = (token, at);
+    /// An action token, split into the action and its capture annotations (a token that
+    /// is not an action is a [`SyntaxError`] of kind [`ErrorKind::Action`]).
+    fn action(&mut self, action: AnnotatedAction, at: Location) -> Flow {
+        let _ = (action, at);
         Flow::Continue
     }
     /// A NAG: `$12`, `!`, `?`, `!!`, `??`, `!?`, `?!`.
@@ -737,12 +740,19 @@ impl<R: Read> Reader<R> {
                 if word_len > MAX_TOKEN {
                     return self.too_long(state, visitor, at);
                 }
-                if !state.skipping {
-                    let token = std::str::from_utf8(&window[..word_len]).unwrap_or_default();
-                    let flow = visitor.action(token, at);
-                    state.apply(flow);
+                if state.skipping {
+                    self.pos += word_len;
+                    return Ok(false);
                 }
+                let parsed = AnnotatedAction::parse_bytes(&window[..word_len]);
                 self.pos += word_len;
+                match parsed {
+                    Ok(action) => {
+                        let flow = visitor.action(action, at);
+                        state.apply(flow);
+                    }
+                    Err(e) => self.error(state, visitor, at, e.kind, e.message),
+                }
                 Ok(false)
             }
             b'(' | b')' => {
@@ -818,7 +828,8 @@ mod tests {
             ));
             Flow::Continue
         }
-        fn action(&mut self, token: &str, at: Location) -> Flow {
+        fn action(&mut self, action: AnnotatedAction, at: Location) -> Flow {
+            let token = crate::format_annotated(action.action, action.marked);
             self.0
                 .push(format!("action {token} @{}:{}", at.line, at.column));
             Flow::Continue

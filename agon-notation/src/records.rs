@@ -340,6 +340,13 @@ impl Visitor for Builder<'_> {
         let ply = game.ply_count() as u64 + 1;
         let expected = move_number(ply, self.first);
         let side = game.position().to_move();
+        let fits = match dots {
+            Dots::One => side == Side::White,
+            Dots::Three => side == Side::Black,
+        };
+        if number == expected && fits {
+            return Flow::Continue;
+        }
         let written = match dots {
             Dots::One => format!("{number}."),
             Dots::Three => format!("{number}..."),
@@ -367,24 +374,21 @@ impl Visitor for Builder<'_> {
         }
     }
 
-    fn action(&mut self, token: &str, at: Location) -> Flow {
+    fn action(&mut self, annotated: AnnotatedAction, at: Location) -> Flow {
         let Some(game) = &mut self.game else {
             return Flow::Skip;
         };
         let ply = game.ply_count() as u64 + 1;
         if let Some(outcome) = game.outcome() {
             let message = format!(
-                "`{token}` comes after the end of the game: the rules ended it after ply {} by {} ({})",
+                "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
+                annotated.action,
                 ply - 1,
                 outcome.termination,
                 outcome.result
             );
             return self.fail(at, ply, ErrorKind::AfterEnd, message);
         }
-        let annotated = match AnnotatedAction::parse(token) {
-            Ok(a) => a,
-            Err(e) => return self.fail(at, ply, e.kind, e.message),
-        };
         let captured = match game.play(annotated.action) {
             Ok(captured) => captured,
             Err(reason) => {
