@@ -32,13 +32,9 @@ pub struct Pairing {
 }
 
 impl Pairing {
-    /// `first vs second`, or just the spec when an agent plays itself.
+    /// `first vs second` (also when an agent plays itself).
     pub fn label(&self) -> String {
-        if self.first == self.second {
-            self.first.clone()
-        } else {
-            format!("{} vs {}", self.first, self.second)
-        }
+        format!("{} vs {}", self.first, self.second)
     }
 }
 

@@ -3,64 +3,35 @@
 
 use crate::row::GameRow;
 use agon_core::Game;
+use agon_notation::GameRecord;
 
 /// The first tag of every record this harness writes; a record starts with this line.
 const FIRST_TAG: &str = "[Event \"agon-selfplay\"]";
 
-/// The record of a played game: tags (`Variant`, `Result`, `Termination`, the agents, the
-/// game index and seed) and the movetext with capture annotations, ending with a blank line.
+/// The record of a played game, written by agon-notation's canonical writer: the
+/// roster tags (`Event`, `Round`, `White`, `Black`), `Result`, `Variant`, `Termination`,
+/// then `Index`, `Seed`, `PlyCount` (and `TimeLimited` when an agent used the clock); the
+/// movetext with every capture annotated; and a blank line that separates records.
 pub fn write_record(row: &GameRow, game: &Game) -> String {
-    let mut text = String::new();
-    let mut tag = |name: &str, value: &str| {
-        text.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
-    };
-    tag("Event", "agon-selfplay");
-    tag("Round", &(row.index + 1).to_string());
-    tag("White", &row.white);
-    tag("Black", &row.black);
-    tag("Result", row.result.token());
-    tag("Variant", &row.variant);
-    tag("Termination", row.termination.name());
-    tag("Index", &row.index.to_string());
-    tag("Seed", &row.seed.to_string());
-    tag("PlyCount", &row.plies.to_string());
+    let round = (row.index + 1).to_string();
+    let index = row.index.to_string();
+    let seed = row.seed.to_string();
+    let plies = row.plies.to_string();
+    let mut tags: Vec<(&str, &str)> = vec![
+        ("Event", "agon-selfplay"),
+        ("Round", &round),
+        ("White", &row.white),
+        ("Black", &row.black),
+        ("Index", &index),
+        ("Seed", &seed),
+        ("PlyCount", &plies),
+    ];
     if row.time_limited {
-        tag("TimeLimited", "yes");
+        tags.push(("TimeLimited", "yes"));
     }
+    let mut text = GameRecord::from_game(game, &tags).to_string();
     text.push('\n');
-    let mut tokens: Vec<String> = Vec::new();
-    for (k, ply) in game.plies().iter().enumerate() {
-        let mut token = String::new();
-        if k % 2 == 0 {
-            token.push_str(&format!("{}. ", k / 2 + 1));
-        }
-        token.push_str(&ply.action.to_string());
-        for cell in ply.captures {
-            token.push('x');
-            token.push_str(&cell.to_string());
-        }
-        tokens.push(token);
-    }
-    tokens.push(row.result.token().to_string());
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-            text.push_str(&line);
-            text.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    text.push_str(&line);
-    text.push_str("\n\n");
     text
-}
-
-fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// A record found in an `.agn` file written by this harness.

@@ -51,7 +51,7 @@ pub struct Summary {
 pub struct GroupSummary {
     /// Canonical rule-set name.
     pub variant: String,
-    /// `A vs B`, the agent's spec when it plays itself, or [`ALL_PAIRINGS`].
+    /// `A vs B` (the agents' specs), or [`ALL_PAIRINGS`].
     pub pairing: String,
     /// Finished games.
     pub games: u64,

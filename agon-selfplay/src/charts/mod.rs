@@ -1,0 +1,137 @@
+//! Charts of a summary, in SVG and PNG, drawn with plotters and the embedded DejaVu Sans
+//! font (no system fonts needed):
+//! - `outcomes.svg/png`: White wins, draws and Black wins by variant as stacked bars,
+//!   White's score with its 95% interval, a dashed 50% line, sorted by White's score;
+//! - `lengths.svg/png`: game length per variant as box plots, sorted by median.
+
+mod lengths;
+mod outcomes;
+mod style;
+
+use crate::error::{Error, Result};
+use crate::row::GameRow;
+use crate::store::write_atomically;
+use crate::summary::{GroupSummary, Summary, ALL_PAIRINGS};
+use plotters::prelude::*;
+use std::path::Path;
+
+pub use style::register_fonts;
+
+/// Base names of the charts written next to the games (each as `.svg` and `.png`).
+pub const CHARTS: [&str; 2] = ["outcomes", "lengths"];
+
+/// One bar or box of a chart: a group of games and its label.
+pub(crate) struct Series<'a> {
+    /// The label on the axis.
+    pub label: String,
+    /// The group's statistics.
+    pub group: &'a GroupSummary,
+    /// Lengths of its games, sorted.
+    pub lengths: Vec<f64>,
+}
+
+/// The groups a chart shows: one per variant (and pairing, when a run has one pairing;
+/// pooled over pairings when there are several, as in a tournament).
+pub(crate) fn series<'a>(summary: &'a Summary, rows: &[GameRow]) -> Vec<Series<'a>> {
+    let experiment = &summary.experiment;
+    let pooled = experiment.pairings.len() > 1;
+    summary
+        .groups
+        .iter()
+        .filter(|g| (g.pairing == ALL_PAIRINGS) == pooled)
+        .map(|g| {
+            let mut lengths: Vec<f64> = rows
+                .iter()
+                .filter(|r| {
+                    r.variant == g.variant
+                        && (pooled
+                            || experiment.block(experiment.block_of(r.index)).1.label()
+                                == g.pairing)
+                })
+                .map(|r| f64::from(r.plies))
+                .collect();
+            lengths.sort_by(f64::total_cmp);
+            Series {
+                label: g.variant.clone(),
+                group: g,
+                lengths,
+            }
+        })
+        .filter(|s| s.group.games > 0)
+        .collect()
+}
+
+/// What the titles say about the games: agents and games per variant.
+pub(crate) fn subject(summary: &Summary) -> String {
+    let e = &summary.experiment;
+    let per = if e.pairings.len() > 1 {
+        "pairing and variant"
+    } else {
+        "variant"
+    };
+    format!("{}; {} games per {per}", e.agents_label(), e.games)
+}
+
+/// Writes every chart of a summary into `dir` as SVG and PNG. Writes nothing when no game
+/// is finished.
+pub fn write_charts(dir: &Path, summary: &Summary, rows: &[GameRow]) -> Result<()> {
+    register_fonts()?;
+    let series = series(summary, rows);
+    if series.is_empty() {
+        return Ok(());
+    }
+    let subject = subject(summary);
+    let max_plies = f64::from(summary.experiment.max_plies);
+    let size = outcomes::size(series.len());
+    svg(&dir.join("outcomes.svg"), size, |root| {
+        outcomes::draw(root, &series, &subject)
+    })?;
+    png(&dir.join("outcomes.png"), size, |root| {
+        outcomes::draw(root, &series, &subject)
+    })?;
+    let size = lengths::size(series.len());
+    svg(&dir.join("lengths.svg"), size, |root| {
+        lengths::draw(root, &series, &subject, max_plies)
+    })?;
+    png(&dir.join("lengths.png"), size, |root| {
+        lengths::draw(root, &series, &subject, max_plies)
+    })
+}
+
+/// What drawing returns: plotters' errors as text.
+pub(crate) type DrawResult = std::result::Result<(), String>;
+
+/// Turns a plotters error into text.
+pub(crate) fn failed(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+fn svg(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> DrawResult,
+) -> Result<()> {
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        draw(&root).map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
+        root.present()
+            .map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
+    }
+    write_atomically(path, text.as_bytes())
+}
+
+fn png(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> DrawResult,
+) -> Result<()> {
+    let tmp = path.with_extension("tmp.png");
+    {
+        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
+        draw(&root).map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
+        root.present()
+            .map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
+    }
+    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+}
