@@ -148,9 +148,14 @@ impl Visitor for Prefix {
         }
         agon_notation::Flow::Continue
     }
-    fn action(&mut self, token: &str, _at: Location) -> agon_notation::Flow {
+    fn action(
+        &mut self,
+        action: agon_notation::AnnotatedAction,
+        _at: Location,
+    ) -> agon_notation::Flow {
         if self.game == self.wanted_game && self.actions.len() < self.limit {
-            self.actions.push(token.to_string());
+            let token = agon_notation::format_annotated(action.action, action.marked);
+            self.actions.push(token);
         }
         agon_notation::Flow::Continue
     }
