@@ -409,6 +409,8 @@ impl<R: Read> Reader<R> {
                 b'\n' => {
                     self.newline();
                     if self.peek()? == Some(b'[') {
+                        // The `[` starts the next game, even if this one had no movetext.
+                        state.section = Section::Moves;
                         let message = format!(
                             "the comment opened here is not closed with `}}` before line {}, \
                              which starts a tag",
@@ -509,13 +511,14 @@ impl<R: Read> Reader<R> {
                     }
                 }
                 0x80.. => {
-                    let start = self.pos;
+                    // Reading may move the buffer: remember the absolute offset.
+                    let start = self.base + self.pos as u64;
                     if !self.utf8_char(state, visitor)? {
                         self.recover_line()?;
                         return Ok(());
                     }
-                    let (s, e) = (start, self.pos);
-                    self.value.extend_from_slice(&self.buf[s..e]);
+                    let from = (start - self.base) as usize;
+                    self.value.extend_from_slice(&self.buf[from..self.pos]);
                 }
                 b'\t' | b' '..=b'~' => {
                     self.value.push(b);
@@ -618,7 +621,8 @@ impl<R: Read> Reader<R> {
     ) -> io::Result<bool> {
         self.fill(MAX_TOKEN + 1)?;
         let at = self.location();
-        let window = &self.buf[self.pos..self.end];
+        // Every scan below is bounded by the window, which keeps the reader linear.
+        let window = &self.buf[self.pos..self.end.min(self.pos + MAX_TOKEN + 1)];
         let first = window[0];
         let word_len = window
             .iter()
@@ -933,6 +937,31 @@ mod tests {
                 "end 3:2",
             ]
         );
+    }
+
+    /// A source that hands out one byte per read, so every character crosses a refill.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl Read for OneByte<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), out.first_mut()) {
+                (Some((&b, rest)), Some(slot)) => {
+                    *slot = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_tag_values_survive_refills() {
+        let input = "[Site \"Café Régence — Paris\"]\n*\n".as_bytes();
+        let mut reader = Reader::new(OneByte(input));
+        let mut log = Log::default();
+        while reader.read_game(&mut log).unwrap() {}
+        assert_eq!(log.0[1], "tag Site=Café Régence — Paris @1:8");
     }
 
     #[test]
