@@ -86,7 +86,7 @@ fn mutate(rng: &mut Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
                 let byte = INTERESTING[rng.below(INTERESTING.len())];
                 let longest = if rng.below(10) == 0 { 100_000 } else { 200 };
                 let run = 1 + rng.below(longest);
-                data.splice(at..at, std::iter::repeat(byte).take(run));
+                data.splice(at..at, vec![byte; run]);
             }
             6 => data.truncate(at),
             7 if at < len => data[at] = INTERESTING[rng.below(INTERESTING.len())],
@@ -114,8 +114,7 @@ impl Read for Chunked<'_> {
 /// Reads an input to the end and checks every promise; returns (valid games, errors).
 fn check_input(data: &[u8], chunk: usize) -> (usize, usize) {
     let (mut valid, mut errors) = (0, 0);
-    let mut expected_index = 1;
-    for item in Records::new(Chunked { data, chunk }) {
+    for (expected_index, item) in (1..).zip(Records::new(Chunked { data, chunk })) {
         match item {
             Ok(game) => {
                 assert_eq!(game.index, expected_index);
@@ -135,7 +134,6 @@ fn check_input(data: &[u8], chunk: usize) -> (usize, usize) {
                 errors += 1;
             }
         }
-        expected_index += 1;
     }
     // The syntax layer alone agrees on the number of games.
     struct Count(usize);
