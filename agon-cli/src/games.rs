@@ -11,7 +11,7 @@
 
 use crate::error::{describe_io, CliError};
 use crate::files::{open_input, Input};
-use agon_notation::{Location, Reader, RecordError, Records, ValidGame, Visitor};
+use agon_notation::{Flow, Location, Reader, RecordError, Records, ValidGame, Visitor};
 use std::cell::RefCell;
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -343,7 +343,9 @@ impl<R: Read> Read for Tee<R> {
     }
 }
 
-/// Notes where each game starts.
+/// Notes where each game starts, and asks the reader to skip everything else: a skipped
+/// game ends exactly where a reported one does (the reader's rule), but its action tokens
+/// are not parsed, which makes this pass cheap.
 #[derive(Default)]
 struct Starts {
     start: Option<Location>,
@@ -352,6 +354,12 @@ struct Starts {
 impl Visitor for Starts {
     fn begin_game(&mut self, at: Location) {
         self.start = Some(at);
+    }
+    fn tag(&mut self, _: &str, _: &str, _: Location, _: Location) -> Flow {
+        Flow::Skip
+    }
+    fn begin_movetext(&mut self, _: Location) -> Flow {
+        Flow::Skip
     }
 }
 

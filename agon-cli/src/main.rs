@@ -40,30 +40,30 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check game records: every action legal, captures and results right.
-    #[command(after_help = cmd::validate::EXAMPLES)]
-    Validate(cmd::validate::ValidateArgs),
-    /// Convert game records to JSON and back, or list every position of every game.
-    #[command(after_help = cmd::convert::EXAMPLES)]
-    Convert(cmd::convert::ConvertArgs),
-    /// Rewrite game records in canonical form (to stdout, or in place).
-    #[command(after_help = cmd::fmt::EXAMPLES)]
-    Fmt(cmd::fmt::FmtArgs),
-    /// Print the legal actions of a position, one per line.
-    #[command(after_help = cmd::moves::EXAMPLES)]
-    Moves(cmd::moves::MovesArgs),
-    /// Show the board of a position as text.
-    #[command(after_help = cmd::show::EXAMPLES)]
-    Show(cmd::show::ShowArgs),
-    /// Count the leaves of the game tree to a depth (engine correctness check).
-    #[command(after_help = cmd::perft::EXAMPLES)]
-    Perft(cmd::perft::PerftArgs),
     /// Play a game in the terminal, against a person or an agent (scriptable via stdin).
     #[command(after_help = cmd::play::EXAMPLES)]
     Play(cmd::play::PlayArgs),
+    /// Show the board of a position as text.
+    #[command(after_help = cmd::show::EXAMPLES)]
+    Show(cmd::show::ShowArgs),
+    /// Print the legal actions of a position, one per line.
+    #[command(after_help = cmd::moves::EXAMPLES)]
+    Moves(cmd::moves::MovesArgs),
     /// Draw a board diagram as SVG or PNG.
     #[command(after_help = cmd::render::EXAMPLES)]
     Render(cmd::render::RenderArgs),
+    /// Check game records: every action legal, captures and results right.
+    #[command(after_help = cmd::validate::EXAMPLES)]
+    Validate(cmd::validate::ValidateArgs),
+    /// Rewrite game records in canonical form (to stdout, or in place).
+    #[command(after_help = cmd::fmt::EXAMPLES)]
+    Fmt(cmd::fmt::FmtArgs),
+    /// Convert game records to JSON and back, or list every position of every game.
+    #[command(after_help = cmd::convert::EXAMPLES)]
+    Convert(cmd::convert::ConvertArgs),
+    /// Count the leaves of the game tree to a depth (engine correctness check).
+    #[command(after_help = cmd::perft::EXAMPLES)]
+    Perft(cmd::perft::PerftArgs),
 }
 
 fn run(cli: &Cli) -> error::CliResult {

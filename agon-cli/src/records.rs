@@ -6,7 +6,7 @@ use crate::files::{atomic_write, open_input, Input};
 use crate::select::Selected;
 use agon_core::{Game, Outcome, Position, Rules};
 use agon_notation::{
-    format_position, parse_action, GameRecord, Location, Reader, Records, Visitor,
+    format_position, AnnotatedAction, GameRecord, Location, Reader, Records, Visitor,
 };
 use std::io::Read;
 use std::path::Path;
@@ -124,7 +124,7 @@ struct Prefix {
     game: u64,
     variant: Option<String>,
     position: Option<String>,
-    actions: Vec<String>,
+    actions: Vec<AnnotatedAction>,
     limit: usize,
 }
 
@@ -148,14 +148,9 @@ impl Visitor for Prefix {
         }
         agon_notation::Flow::Continue
     }
-    fn action(
-        &mut self,
-        action: agon_notation::AnnotatedAction,
-        _at: Location,
-    ) -> agon_notation::Flow {
+    fn action(&mut self, action: AnnotatedAction, _at: Location) -> agon_notation::Flow {
         if self.game == self.wanted_game && self.actions.len() < self.limit {
-            let token = agon_notation::format_annotated(action.action, action.marked);
-            self.actions.push(token);
+            self.actions.push(action);
         }
         agon_notation::Flow::Continue
     }
@@ -189,11 +184,12 @@ fn replay_prefix(input: &mut dyn Read, game: usize, plies: usize) -> Result<Game
         None => Position::start(rules),
     };
     let mut replay = Game::from_position(start);
-    for (i, token) in prefix.actions.iter().enumerate() {
-        let (action, _) = parse_action(token, replay.position())
+    for (i, annotated) in prefix.actions.iter().enumerate() {
+        annotated
+            .check(replay.position())
             .map_err(|e| CliError::new(format!("ply {}: {}", i + 1, e.message)))?;
         replay
-            .play(action)
+            .play(annotated.action)
             .map_err(|e| CliError::new(format!("ply {}: {e}", i + 1)))?;
     }
     Ok(replay)

@@ -37,13 +37,32 @@ pub fn turn_line(game: &Game) -> String {
             format!("{side} to place {kind} ({left} in hand): {actions}")
         }
         Phase::Relocation => {
-            let decider = position.decider();
-            let chooser = if decider != side {
-                format!(", {decider} chooses where")
-            } else {
-                String::new()
+            let captured = position.side_pieces(side) & position.captured();
+            let queen = position.pieces(side, PieceKind::Queen) & captured;
+            let cells = |set: agon_core::Bitboard| {
+                set.into_iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
-            format!("{side} must relocate a captured piece{chooser}: {actions}")
+            let decider = position.decider();
+            if let Some(cell) = queen.first() {
+                if decider != side {
+                    return format!(
+                        "{side}'s captured queen on {cell} must be relocated, and {decider} chooses where ({cell}@CELL): {actions}"
+                    );
+                }
+                return format!("{side} must relocate its captured queen ({cell}@CELL): {actions}");
+            }
+            if captured.count() == 1 {
+                let cell = cells(captured);
+                format!("{side} must relocate its captured guard ({cell}@CELL): {actions}")
+            } else {
+                format!(
+                    "{side} must relocate one of its captured guards on {}: {actions}",
+                    cells(captured)
+                )
+            }
         }
         Phase::Normal => format!("{side} to move: {actions}"),
     }

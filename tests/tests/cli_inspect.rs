@@ -205,7 +205,9 @@ fn show_marks_captured_pieces_and_the_last_action() {
         .stdout
         .contains("Last action: ply 15, White c1-d2, capturing e2"));
     assert!(run.stdout.contains("Captured: Black (g)e2"));
-    assert!(run.stdout.contains("Black must relocate a captured piece"));
+    assert!(run
+        .stdout
+        .contains("Black must relocate its captured guard (e2@CELL): 23 legal actions"));
 }
 
 #[test]
@@ -241,4 +243,28 @@ fn usage_errors_exit_2_without_backtraces() {
     assert!(run.stderr.contains("frobnicate"));
     let run = agon(&["moves", "--ply", "3"]).code(2);
     assert!(run.stderr.contains("--record"));
+}
+
+#[test]
+fn show_json_describes_the_position() {
+    let run = agon(&["show", "--json", "--moves", "h9-g9"]).ok();
+    let objects = run.json_lines();
+    assert_eq!(objects.len(), 1);
+    let json = &objects[0];
+    assert_eq!(json["to_move"], "black");
+    assert_eq!(json["phase"], "normal");
+    assert_eq!(json["rules"], "standard");
+    assert_eq!(json["ply"], 1);
+    assert_eq!(json["legal_actions"], 27);
+    assert_eq!(json["result"], "*");
+    assert!(json["termination"].is_null());
+    let pieces = json["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), 14);
+    assert!(pieces
+        .iter()
+        .any(|p| p["cell"] == "g9" && p["side"] == "white" && p["kind"] == "guard"));
+    // The notation selects the same position again.
+    let notation = json["notation"].as_str().unwrap();
+    let again = agon(&["show", "--json", "--position", notation]).ok();
+    assert_eq!(again.json_lines()[0]["notation"], notation);
 }

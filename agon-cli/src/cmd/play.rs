@@ -183,6 +183,7 @@ impl Session {
         }
         if self.show_board {
             self.board(out)?;
+            writeln!(out, "{}", crate::board_text::LEGEND)?;
         }
         let stdin = std::io::stdin();
         let mut lines = stdin.lock().lines();
@@ -328,7 +329,7 @@ impl Session {
             .map(|(a, c)| annotated(a, c))
             .collect();
         if !list.is_empty() {
-            return format!("actions of {cell}: {}", list.join(" "));
+            return wrap(&[&[format!("actions of {cell}:")], list.as_slice()].concat());
         }
         let position = self.game.position();
         let decider = position.decider();

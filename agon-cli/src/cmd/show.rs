@@ -6,6 +6,7 @@ use crate::output::{colour_wanted, Out};
 use crate::select::PositionArgs;
 use crate::status;
 use agon_core::Game;
+use agon_notation::PositionJson;
 use clap::Args;
 use std::io::Write;
 
@@ -18,6 +19,7 @@ Examples:
   agon show --record games.agn --game 3      the end of the third game of a file
   agon show --position \"$(cat study.pos)\"    a position string
   agon show --ascii > board.txt              plain ASCII, no colour
+  agon show --json --moves h9-g9 | jq -r .notation
 Pieces are written before their cell: Qf1 is White's queen on f1, gd1 a Black guard,
 (G)d9 a captured White guard; ^f6 is the throne. Colour is used only when stdout is a
 terminal and NO_COLOR is unset.";
@@ -32,6 +34,11 @@ pub struct ShowArgs {
     /// Leave out the legend line.
     #[arg(long)]
     pub no_legend: bool,
+
+    /// One JSON object: the position string, side to move, phase, pieces, pieces in hand,
+    /// and the game's ply count, legal action count and result.
+    #[arg(long, conflicts_with = "ascii")]
+    pub json: bool,
 
     #[command(flatten)]
     pub position: PositionArgs,
@@ -86,9 +93,37 @@ pub fn write_board(
     Ok(())
 }
 
+fn write_json(game: &Game) -> CliResult {
+    let position = game.position();
+    let mut json = serde_json::to_value(PositionJson::from_position(position))
+        .map_err(std::io::Error::from)?;
+    if let Some(object) = json.as_object_mut() {
+        let legal = if game.is_over() {
+            0
+        } else {
+            position.count_legal()
+        };
+        object.insert("ply".into(), game.ply_count().into());
+        object.insert("legal_actions".into(), legal.into());
+        object.insert("result".into(), game.result().to_string().into());
+        object.insert(
+            "termination".into(),
+            game.outcome().map(|o| o.termination.to_string()).into(),
+        );
+    }
+    let mut out = Out::new();
+    serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(0)
+}
+
 /// Runs `agon show`.
 pub fn run(args: &ShowArgs) -> CliResult {
     let selected = args.position.select()?;
+    if args.json {
+        return write_json(&selected.game);
+    }
     let style = TextStyle {
         colour: !args.ascii && colour_wanted(),
     };
