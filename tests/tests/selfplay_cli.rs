@@ -1,0 +1,172 @@
+//! The command line of `agon-selfplay`: config files, errors with clear messages, and the
+//! round-robin tournament with Elo ratings.
+
+mod selfplay_common;
+use selfplay_common::{assert_same_outputs, csv_rows, read, scratch, selfplay};
+use serde_json::Value;
+
+#[test]
+fn a_config_file_holds_the_same_experiment_as_the_flags() {
+    let dir = scratch("cli-config");
+    let flags = dir.join("flags");
+    selfplay(&[
+        "run",
+        "--variant",
+        "standard",
+        "--variant",
+        "repetition=off",
+        "--agent",
+        "random",
+        "--games",
+        "6",
+        "--opening-plies",
+        "2",
+        "--max-plies",
+        "300",
+        "--seed",
+        "9",
+        "--out",
+        flags.to_str().unwrap(),
+    ])
+    .ok();
+    let json = dir.join("e.json");
+    std::fs::write(
+        &json,
+        r#"{"variants": ["standard", "repetition=off"], "agent": "random", "games": 6,
+           "opening-plies": 2, "max-plies": 300, "seed": 9}"#,
+    )
+    .unwrap();
+    let toml = dir.join("e.toml");
+    std::fs::write(
+        &toml,
+        "variants = [\"standard\", \"repetition=off\"]\nagent = \"random\"\ngames = 3\n\
+         opening-plies = 2\nmax-plies = 300\nseed = 9\n",
+    )
+    .unwrap();
+    let from_json = dir.join("json");
+    selfplay(&[
+        "run",
+        "--config",
+        json.to_str().unwrap(),
+        "--out",
+        from_json.to_str().unwrap(),
+    ])
+    .ok();
+    assert_same_outputs(&flags, &from_json);
+    // Flags override the file (here its games count).
+    let from_toml = dir.join("toml");
+    selfplay(&[
+        "run",
+        "--config",
+        toml.to_str().unwrap(),
+        "--games",
+        "6",
+        "--out",
+        from_toml.to_str().unwrap(),
+    ])
+    .ok();
+    assert_same_outputs(&flags, &from_toml);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = scratch("cli-errors");
+    let out = dir.join("x");
+    let out = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["run", "--variant", "capture=square", "--out", out],
+            "capture=square",
+        ),
+        (
+            &["run", "--agent", "wizard", "--out", out],
+            "unknown agent `wizard`",
+        ),
+        (
+            &["run", "--games", "0", "--out", out],
+            "--games must be at least 1",
+        ),
+        (&["run", "--shard", "3/3", "--out", out], "not a shard"),
+        (&["run", "--variant", "standard"], "--out"),
+        (
+            &[
+                "run",
+                "--variant",
+                "standard",
+                "--variant",
+                "repetition=3",
+                "--out",
+                out,
+            ],
+            "given twice",
+        ),
+    ];
+    for (args, message) in cases {
+        let run = selfplay(args).code(2);
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty());
+    }
+    let run = selfplay(&["report", dir.join("nothing").to_str().unwrap()]).code(2);
+    assert!(run.stderr.contains("experiment.json"), "{}", run.stderr);
+}
+
+#[test]
+fn a_tournament_rates_every_agent() {
+    let dir = scratch("cli-tournament");
+    let out = dir.join("t");
+    let run = selfplay(&[
+        "tournament",
+        "--agent",
+        "random",
+        "--agent",
+        "greedy",
+        "--agent",
+        "greedy:noise=5",
+        "--games",
+        "8",
+        "--max-plies",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ])
+    .ok();
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let ratings = &json["ratings"];
+    assert_eq!(ratings["games"], 24);
+    let agents = ratings["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 3);
+    let total: f64 = agents.iter().map(|a| a["elo"].as_f64().unwrap()).sum();
+    assert!(total.abs() < 1e-6, "ratings are centred on 0");
+    for a in agents {
+        assert_eq!(a["games"], 16);
+        assert!(a["error95"].as_f64().unwrap() > 0.0);
+    }
+    // Ranked strongest first.
+    let elos: Vec<f64> = agents.iter().map(|a| a["elo"].as_f64().unwrap()).collect();
+    assert!(elos.windows(2).all(|w| w[0] >= w[1]));
+    let cross = ratings["cross"].as_array().unwrap();
+    assert_eq!(cross.len(), 6);
+    for c in cross {
+        let back = cross
+            .iter()
+            .find(|d| d["agent"] == c["opponent"] && d["opponent"] == c["agent"])
+            .unwrap();
+        let sum = c["score"].as_f64().unwrap() + back["score"].as_f64().unwrap();
+        assert!((sum - 1.0).abs() < 1e-12);
+    }
+    // Each pairing plays colour-swapped pairs on shared openings.
+    let rows = csv_rows(&read(&out, "games.csv"));
+    assert_eq!(rows.len(), 24);
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0]["white"], pair[1]["black"]);
+        assert_eq!(pair[0]["opening"], pair[1]["opening"]);
+    }
+    let report = selfplay(&["report", out.to_str().unwrap()]).ok();
+    assert!(
+        report.stdout.contains("Elo ratings (24 games"),
+        "{}",
+        report.stdout
+    );
+    assert!(report.stdout.contains("all pairings"));
+}

@@ -1,0 +1,329 @@
+//! Shared helpers of the `selfplay_*` tests: find (and if needed build) the real
+//! `agon-selfplay` binary, run it, and read what it writes.
+//!
+//! Cargo builds a package's binaries only for that package's own integration tests, and
+//! these tests live in `agon-tests`. So the first use in each test binary runs
+//! `cargo build -p agon-selfplay --bin agon-selfplay` in the same profile and target
+//! directory (a no-op when it is up to date). Set `AGON_SELFPLAY_BIN` to test another build.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+static BINARY: OnceLock<PathBuf> = OnceLock::new();
+
+/// The path of the `agon-selfplay` binary, built on first use.
+pub fn binary() -> &'static Path {
+    BINARY.get_or_init(|| {
+        if let Some(path) = std::env::var_os("AGON_SELFPLAY_BIN") {
+            return PathBuf::from(path);
+        }
+        let exe = std::env::current_exe().expect("current exe");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("test executable under target/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("target dir");
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "dev".to_string(),
+            Some(name) => name.to_string(),
+        };
+        let status = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "agon-selfplay",
+                "--bin",
+                "agon-selfplay",
+            ])
+            .arg("--profile")
+            .arg(&profile)
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo build for agon-selfplay");
+        assert!(status.success(), "cargo build -p agon-selfplay failed");
+        let path = profile_dir.join(format!("agon-selfplay{}", std::env::consts::EXE_SUFFIX));
+        assert!(path.is_file(), "no binary at {}", path.display());
+        path
+    })
+}
+
+/// The result of one run.
+pub struct Run {
+    /// Exit code.
+    pub code: Option<i32>,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Asserts the exit code.
+    #[track_caller]
+    pub fn code(self, expected: i32) -> Run {
+        assert_eq!(
+            self.code,
+            Some(expected),
+            "exit code; stdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts success.
+    #[track_caller]
+    pub fn ok(self) -> Run {
+        self.code(0)
+    }
+}
+
+fn finish(output: Output) -> Run {
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs `agon-selfplay` with arguments.
+pub fn selfplay<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
+    finish(
+        Command::new(binary())
+            .args(args)
+            .output()
+            .expect("run agon-selfplay"),
+    )
+}
+
+/// A fresh, empty scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join("agon-selfplay-tests")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// A file of an output directory as text.
+pub fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()))
+}
+
+/// A file as bytes.
+pub fn bytes(dir: &Path, name: &str) -> Vec<u8> {
+    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()))
+}
+
+/// `games.csv` without its timing column (`duration_ms`, always the last, never quoted).
+pub fn without_timing(csv: &str) -> String {
+    csv.lines()
+        .map(|line| &line[..line.rfind(',').expect("a CSV line has columns")])
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every output file that must not depend on how the games were run.
+pub const STABLE_FILES: [&str; 9] = [
+    "experiment.json",
+    "games.agn",
+    "summary.json",
+    "summary.csv",
+    "outcomes.svg",
+    "outcomes.png",
+    "lengths.svg",
+    "lengths.png",
+    "games.csv",
+];
+
+/// Asserts that two output directories hold the same games, statistics and charts
+/// (`games.csv` compared without its timing column).
+#[track_caller]
+pub fn assert_same_outputs(a: &Path, b: &Path) {
+    for name in STABLE_FILES {
+        if name == "games.csv" {
+            assert_eq!(
+                without_timing(&read(a, name)),
+                without_timing(&read(b, name)),
+                "games.csv differs between {} and {}",
+                a.display(),
+                b.display()
+            );
+        } else {
+            assert!(
+                bytes(a, name) == bytes(b, name),
+                "{name} differs between {} and {}",
+                a.display(),
+                b.display()
+            );
+        }
+    }
+}
+
+/// Parses CSV text (RFC 4180 quoting) into records of fields.
+pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut records = Vec::new();
+    let mut record = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    if !field.is_empty() || !record.is_empty() {
+        record.push(field);
+        records.push(record);
+    }
+    records
+}
+
+/// The rows of a CSV file as maps from column name to value.
+pub fn csv_rows(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let records = parse_csv(text);
+    let header = &records[0];
+    records[1..]
+        .iter()
+        .map(|r| {
+            assert_eq!(r.len(), header.len(), "row {r:?}");
+            header.iter().cloned().zip(r.iter().cloned()).collect()
+        })
+        .collect()
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Checks a PNG's structure (signature, IHDR first, every chunk's CRC, IDAT present,
+/// IEND last) and returns its width and height.
+pub fn png_size(data: &[u8]) -> Result<(u32, u32), String> {
+    const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1A, b'\n'];
+    if data.len() < 8 || data[..8] != SIGNATURE {
+        return Err("no PNG signature".into());
+    }
+    let mut at = 8;
+    let mut kinds = Vec::new();
+    let mut size = None;
+    while at + 12 <= data.len() {
+        let len = u32::from_be_bytes(data[at..at + 4].try_into().unwrap()) as usize;
+        let end = at + 8 + len;
+        if end + 4 > data.len() {
+            return Err("chunk runs past the end".into());
+        }
+        let kind = &data[at + 4..at + 8];
+        let crc = u32::from_be_bytes(data[end..end + 4].try_into().unwrap());
+        if crc32(&data[at + 4..end]) != crc {
+            return Err(format!("bad CRC in {}", String::from_utf8_lossy(kind)));
+        }
+        if kind == b"IHDR" {
+            let w = u32::from_be_bytes(data[at + 8..at + 12].try_into().unwrap());
+            let h = u32::from_be_bytes(data[at + 12..at + 16].try_into().unwrap());
+            size = Some((w, h));
+        }
+        kinds.push(String::from_utf8_lossy(kind).into_owned());
+        at = end + 4;
+    }
+    if at != data.len() {
+        return Err("trailing bytes".into());
+    }
+    if kinds.first().map(String::as_str) != Some("IHDR")
+        || kinds.last().map(String::as_str) != Some("IEND")
+    {
+        return Err(format!("chunk order {kinds:?}"));
+    }
+    if !kinds.iter().any(|k| k == "IDAT") {
+        return Err("no image data".into());
+    }
+    size.ok_or_else(|| "no IHDR".into())
+}
+
+/// Checks that an SVG document is one well-nested `<svg>` element (every tag closed in
+/// order, attributes quoted) and returns its `width` and `height` attributes.
+pub fn svg_size(text: &str) -> Result<(u32, u32), String> {
+    let body = text.trim();
+    let body = match body.strip_prefix("<?xml") {
+        Some(rest) => &rest[rest.find("?>").ok_or("unclosed XML declaration")? + 2..],
+        None => body,
+    }
+    .trim();
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = body;
+    let mut size = None;
+    let mut top_level = 0;
+    while let Some(open) = rest.find('<') {
+        if stack.is_empty() && !rest[..open].trim().is_empty() {
+            return Err("text outside the root element".into());
+        }
+        let close = rest[open..].find('>').ok_or("unclosed tag")? + open;
+        let tag = &rest[open + 1..close];
+        if let Some(name) = tag.strip_prefix('/') {
+            match stack.pop() {
+                Some(top) if top == name.trim() => {}
+                other => return Err(format!("</{name}> closes {other:?}")),
+            }
+        } else if !tag.starts_with('!') && !tag.starts_with('?') {
+            if tag.matches('"').count() % 2 != 0 {
+                return Err(format!("unbalanced quotes in <{tag}>"));
+            }
+            let name: String = tag
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '/')
+                .collect();
+            if stack.is_empty() {
+                top_level += 1;
+                if name != "svg" {
+                    return Err(format!("root element is <{name}>"));
+                }
+                let attr = |key: &str| -> Option<u32> {
+                    let at = tag.find(&format!(" {key}=\""))? + key.len() + 3;
+                    tag[at..].split('"').next()?.parse().ok()
+                };
+                size = attr("width").zip(attr("height"));
+            }
+            if !tag.ends_with('/') {
+                stack.push(name);
+            }
+        }
+        rest = &rest[close + 1..];
+    }
+    if !stack.is_empty() {
+        return Err(format!("unclosed elements {stack:?}"));
+    }
+    if top_level != 1 {
+        return Err(format!("{top_level} root elements"));
+    }
+    size.ok_or_else(|| "no width and height".into())
+}
