@@ -82,8 +82,8 @@ fn ring_sizes_are_1_6_12_18_24_30() {
         sizes[c.ring() as usize] += 1;
     }
     assert_eq!(sizes, [1, 6, 12, 18, 24, 30]);
-    for k in 0..6 {
-        assert_eq!(Bitboard::ring(k).count(), sizes[k]);
+    for (k, &size) in sizes.iter().enumerate() {
+        assert_eq!(Bitboard::ring(k).count(), size);
         assert!(Bitboard::ring(k).all(|c| c.ring() as usize == k));
     }
     assert_eq!(Bitboard::THRONE, Bitboard::ring(0));
