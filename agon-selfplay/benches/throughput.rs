@@ -1,0 +1,89 @@
+//! Self-play throughput: games per second with 1 and 2 worker threads, for random agents
+//! (the engine-bound case, including writing every game to disk) and a small alphabeta
+//! configuration (the search-bound case). Run with
+//! `cargo bench -p agon-selfplay --bench throughput`; set `AGON_BENCH_SCALE=4` for longer
+//! (steadier) runs. Prints one line per case and the 2-thread speed-up.
+
+use agon_selfplay::config::Settings;
+use agon_selfplay::session::{run, RunOptions};
+use agon_selfplay::Manifest;
+use std::time::Instant;
+
+struct Case {
+    name: &'static str,
+    variant: &'static str,
+    agent: &'static str,
+    games: u64,
+    max_plies: u32,
+}
+
+fn games_per_second(case: &Case, threads: usize, scale: u64) -> (f64, f64) {
+    let settings = Settings {
+        variants: Some(vec![case.variant.into()]),
+        agent: Some(case.agent.into()),
+        games: Some(case.games * scale),
+        max_plies: Some(case.max_plies),
+        opening_plies: Some(if case.variant == "ludii" { 0 } else { 4 }),
+        ..Settings::default()
+    };
+    let manifest = Manifest::new(settings.run_experiment().expect("valid case"), None);
+    let dir = std::env::temp_dir().join(format!("agon-selfplay-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let options = RunOptions {
+        out: Some(dir.clone()),
+        resume: false,
+        threads,
+        progress: false,
+    };
+    let started = Instant::now();
+    let outcome = run(&manifest, &options).expect("bench run");
+    let seconds = started.elapsed().as_secs_f64();
+    let plies: u64 = outcome.rows.iter().map(|r| u64::from(r.plies)).sum();
+    let _ = std::fs::remove_dir_all(&dir);
+    let games = outcome.rows.len() as f64;
+    (games / seconds, plies as f64 / games)
+}
+
+fn main() {
+    let scale: u64 = std::env::var("AGON_BENCH_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let cases = [
+        Case {
+            name: "random, standard, ply limit 1000",
+            variant: "standard",
+            agent: "random",
+            games: 4000,
+            max_plies: 1000,
+        },
+        Case {
+            name: "random, ludii, ply limit 2500 (Ludii: 34 games/s)",
+            variant: "ludii",
+            agent: "random",
+            games: 2000,
+            max_plies: 2500,
+        },
+        Case {
+            name: "alphabeta:depth=2,noise=10, standard",
+            variant: "standard",
+            agent: "alphabeta:depth=2,noise=10",
+            games: 40,
+            max_plies: 1000,
+        },
+    ];
+    for case in &cases {
+        let _warm_up = games_per_second(case, 2, 1);
+        let (one, plies) = games_per_second(case, 1, scale);
+        let (two, _) = games_per_second(case, 2, scale);
+        println!(
+            "{:<52} 1 thread {:>9.1} games/s   2 threads {:>9.1} games/s   speed-up {:.2}x   \
+             mean {:.0} plies",
+            case.name,
+            one,
+            two,
+            two / one,
+            plies
+        );
+    }
+}
