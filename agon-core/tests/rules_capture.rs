@@ -89,6 +89,14 @@ fn the_queen_is_captured_on_the_throne() {
     // e5 is opposite g6 across the throne; f5 is not.
     assert_eq!(play(&position, "d4-e5").1, ["f6"]);
     assert!(play(&position, "f4-f5").1.is_empty());
+    // Under capture=ring the throne (ring 0) lies on no ring: its queen is never captured.
+    let ring = setup(
+        "capture=ring",
+        Side::White,
+        "Qk1 Gg6 Gd4 Gf4 Gl1 Gl2 Gl3",
+        "Qf6 Ge10 Gg10 Gd9 Gh9 Gc8 Gi8",
+    );
+    assert!(play(&ring, "d4-e5").1.is_empty());
 
     let mut black_to_move = position;
     black_to_move.set_to_move(Side::Black);
