@@ -18,7 +18,7 @@
 //! - **tempo**: a small bonus for the side to move.
 
 use super::features::{self, RINGS};
-use crate::{Bitboard, Phase, PieceKind, Position, Side};
+use crate::{Bitboard, Cell, Phase, PieceKind, Position, Side};
 
 /// The weights of the evaluation terms.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,11 +38,9 @@ pub(crate) struct Weights {
     pub captured_guard: i32,
     /// A captured queen's tempo loss (on top of the value of the cell she will get).
     pub captured_queen: i32,
-    /// The side to move can capture at least one piece now.
+    /// The side to move can capture now: this percentage of what its best capture takes.
     pub threat_to_move: i32,
-    /// ... and one of them is the queen.
-    pub threat_queen_to_move: i32,
-    /// Each enemy piece the side not to move threatens.
+    /// The side not to move threatens a capture: this percentage of what it would take.
     pub threat_waiting: i32,
     /// Each step action.
     pub mobility: i32,
@@ -60,9 +58,8 @@ impl Default for Weights {
             enemy_on_ring1: -30,
             captured_guard: -30,
             captured_queen: -40,
-            threat_to_move: 40,
-            threat_queen_to_move: 60,
-            threat_waiting: 10,
+            threat_to_move: 70,
+            threat_waiting: 15,
             mobility: 2,
             tempo: 8,
         }
@@ -148,8 +145,8 @@ impl Evaluator {
                 if q.ring() == 0 {
                     v += w.formation[ring1];
                 }
-            } else if pos.pieces(side, PieceKind::Queen).any() {
-                v += self.captured_queen_value(pos, side);
+            } else if let Some(at) = pos.queen(side) {
+                v += self.captured_queen_value(pos, side, at);
             }
             if (foe_queen & Bitboard::THRONE).any() {
                 v += w.guard_ring1_throne_lost * ring1 as i32;
@@ -173,17 +170,17 @@ impl Evaluator {
             };
             let threats = features::captures(pos, to_move, reach).victims;
             if threats.any() {
-                let mut bonus = w.threat_to_move;
-                if (threats & pos.pieces(!to_move, PieceKind::Queen)).any() {
-                    bonus += w.threat_queen_to_move;
-                }
-                score[to_move.index()] += bonus;
+                let gain = self.best_victim(pos, threats);
+                score[to_move.index()] += gain * w.threat_to_move / 100;
             }
         }
         let waiting = !to_move;
-        if pos.phase() != Phase::Placement {
+        if phase != Phase::Placement {
             let threats = features::captures(pos, waiting, steps[waiting.index()].targets).victims;
-            score[waiting.index()] += w.threat_waiting * sparse_count(threats);
+            if threats.any() {
+                let gain = self.best_victim(pos, threats);
+                score[waiting.index()] += gain * w.threat_waiting / 100;
+            }
         }
         score[to_move.index()] += w.tempo;
         let mut white = score[0] - score[1];
@@ -193,15 +190,33 @@ impl Evaluator {
         Verdict::Score(white)
     }
 
+    /// What capturing the most valuable of `victims` would take from their owner.
+    fn best_victim(&self, pos: &Position, victims: Bitboard) -> i32 {
+        let w = &self.weights;
+        let mut best = 0;
+        for victim in victims {
+            let piece = pos.piece_at(victim).expect("a victim is a piece");
+            let loss = match piece.kind {
+                PieceKind::Guard => w.guard_ring[victim.ring() as usize] - w.captured_guard,
+                PieceKind::Queen => {
+                    w.queen_ring[victim.ring() as usize]
+                        - self.captured_queen_value(pos, piece.side, victim)
+                }
+            };
+            best = best.max(loss);
+        }
+        best
+    }
+
     /// What a captured queen of `side` is worth: the ring value of the cell her chooser
     /// would pick, less the tempo her relocation costs.
-    fn captured_queen_value(&self, pos: &Position, side: Side) -> i32 {
+    fn captured_queen_value(&self, pos: &Position, side: Side, at: Cell) -> i32 {
         let w = &self.weights;
         let rules = pos.rules();
         if rules.queen_relocated_by_opponent {
             return w.queen_ring[5] + w.captured_queen;
         }
-        let mut open = pos.empty_cells();
+        let mut open = pos.empty_cells().without(at);
         if !rules.relocate_to_throne {
             open &= !Bitboard::THRONE;
         }

@@ -26,7 +26,17 @@ pub use mcts::{MctsAgent, MctsConfig, MctsReport};
 pub use random::RandomAgent;
 pub use spec::{from_spec, AgentSpec, AgentSpecError, AGENTS};
 
-use crate::{Action, Game};
+use crate::{Action, Game, Position};
+
+/// The static evaluation the agents share, from White's point of view (100 is about one
+/// guard stepping from the outer ring to ring 1), or `None` when the side to move has no
+/// legal action (it loses, unless the rules make it pass).
+pub fn evaluate(position: &Position) -> Option<i32> {
+    match eval::Evaluator::new(0, 0).white(position) {
+        eval::Verdict::NoMoves => None,
+        eval::Verdict::Score(s) => Some(s),
+    }
+}
 
 /// A computer player.
 pub trait Agent: Send {

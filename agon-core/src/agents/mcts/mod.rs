@@ -39,7 +39,7 @@ impl MctsConfig {
     /// Playouts when no limit is given.
     pub const DEFAULT_PLAYOUTS: u64 = 1000;
     /// Default exploration constant.
-    pub const DEFAULT_EXPLORATION: f64 = 0.7;
+    pub const DEFAULT_EXPLORATION: f64 = 0.3;
     /// Default playout length.
     pub const DEFAULT_CUTOFF: u32 = 16;
     /// The most nodes a tree may hold (about 40 bytes each).
@@ -138,6 +138,9 @@ pub struct MctsReport {
     pub value: f64,
     /// Nodes in the tree.
     pub tree_nodes: usize,
+    /// The root's actions with their visits and mean reward for the decider, most visited
+    /// first (empty when the action was forced or an immediate win).
+    pub children: Vec<(Action, u32, f64)>,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -237,15 +240,15 @@ impl MctsAgent {
             tree.iterate(&mut cx, &mut list);
             playouts += 1;
         }
-        let children = tree.root_children();
-        let (action, _, value) = children
-            .iter()
-            .copied()
-            .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
-            .expect("the root has children");
+        let mut children = tree.root_children();
+        children.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+        let (action, _, value) = children[0];
         let (visits, nodes) = (tree.root_visits(), tree.len());
         self.tree = self.config.reuse.then_some(tree);
-        self.finish(action, playouts, visits, value, nodes, start)
+        let mut report = self.finish(action, playouts, visits, value, nodes, start);
+        report.children = children;
+        self.last = Some(report.clone());
+        report
     }
 
     fn finish(
@@ -263,6 +266,7 @@ impl MctsAgent {
             root_visits,
             value,
             tree_nodes,
+            children: Vec::new(),
             elapsed: start.elapsed(),
         };
         self.last = Some(report.clone());

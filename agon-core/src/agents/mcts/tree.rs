@@ -11,6 +11,9 @@ use crate::{Action, ActionList, Position, Rng, Side};
 /// Index of a node in the arena.
 type NodeId = u32;
 
+/// Virtual visits a new child gets, at the value of its static evaluation.
+const PRIOR_VISITS: u32 = 2;
+
 /// One node: the action that leads to it from its parent, and statistics from the point
 /// of view of the side that chose that action (the parent's decider).
 #[derive(Clone, Debug)]
@@ -100,7 +103,7 @@ impl Tree {
                 break r;
             }
             if !node.expanded {
-                if node.visits > 0 || id == 0 {
+                if node.visits > PRIOR_VISITS || id == 0 {
                     self.expand(id, &pos, cx, list);
                     if let Some(r) = self.nodes[id as usize].terminal {
                         break r;
@@ -114,21 +117,13 @@ impl Tree {
                 }
             }
             let decider = pos.decider();
-            let child = self.select(id, decider, cx.exploration);
+            let child = self.select(id, cx.exploration);
             let action = self.nodes[child as usize].action;
-            let mover = pos.to_move();
             pos.play_unchecked(action);
             path.push((child, decider));
             id = child;
-            if self.nodes[id as usize].visits == 0 {
-                if let Some(t) = judge(&pos, mover, cx.history) {
-                    let r = match t {
-                        Terminal::Win(side) => playout::win_for(side),
-                        Terminal::Draw => 0.5,
-                    };
-                    self.nodes[id as usize].terminal = Some(r);
-                    break r;
-                }
+            if let Some(r) = self.nodes[id as usize].terminal {
+                break r;
             }
             cx.history.push(pos.hash());
             pushed += 1;
@@ -157,29 +152,48 @@ impl Tree {
         if self.nodes.len() + list.len() > cx.max_nodes {
             return;
         }
-        let mut weights = [0u32; ActionList::CAPACITY];
-        playout::policy_weights(pos, list, &mut weights);
-        let mut order: Vec<(u32, Action)> = list
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| (weights[i], a))
-            .collect();
-        // Random order among equal weights, then by weight (a stable sort keeps it).
-        for i in (1..order.len()).rev() {
-            order.swap(i, cx.rng.below(i + 1));
+        // Every child starts with a few virtual visits worth its static evaluation (or its
+        // result, if the game ends there), so that a small budget is spent where it matters.
+        let decider = pos.decider();
+        let mover = pos.to_move();
+        let mut children: Vec<Node> = Vec::with_capacity(list.len());
+        for &action in list.iter() {
+            let mut child = *pos;
+            child.play_unchecked(action);
+            let mut node = Node::new(action);
+            let white = match judge(&child, mover, cx.history) {
+                Some(t) => {
+                    let r = match t {
+                        Terminal::Win(side) => playout::win_for(side),
+                        Terminal::Draw => 0.5,
+                    };
+                    node.terminal = Some(r);
+                    r
+                }
+                None => playout::evaluate(cx.eval, &child),
+            };
+            let value = match decider {
+                Side::White => white,
+                Side::Black => 1.0 - white,
+            };
+            node.visits = PRIOR_VISITS;
+            node.total = value * PRIOR_VISITS as f64;
+            children.push(node);
         }
-        order.sort_by_key(|&(w, _)| std::cmp::Reverse(w));
+        // Random order among equals, so that ties do not always go to the same action.
+        for i in (1..children.len()).rev() {
+            children.swap(i, cx.rng.below(i + 1));
+        }
         let first = self.nodes.len() as NodeId;
-        self.nodes
-            .extend(order.into_iter().map(|(_, a)| Node::new(a)));
+        self.nodes.extend(children);
         let node = &mut self.nodes[id as usize];
         node.first_child = first;
         node.child_count = list.len() as u16;
         node.expanded = true;
     }
 
-    /// The child with the best UCT value (unvisited children first, in their order).
-    fn select(&self, id: NodeId, _decider: Side, exploration: f64) -> NodeId {
+    /// The child with the best UCT value.
+    fn select(&self, id: NodeId, exploration: f64) -> NodeId {
         let node = &self.nodes[id as usize];
         let first = node.first_child as usize;
         let children = &self.nodes[first..first + node.child_count as usize];
@@ -187,9 +201,6 @@ impl Tree {
         let mut best = 0;
         let mut best_value = f64::NEG_INFINITY;
         for (i, c) in children.iter().enumerate() {
-            if c.visits == 0 {
-                return (first + i) as NodeId;
-            }
             let n = c.visits as f64;
             let value = c.total / n + exploration * (log_n / n).sqrt();
             if value > best_value {
@@ -206,14 +217,7 @@ impl Tree {
         let first = node.first_child as usize;
         self.nodes[first..first + node.child_count as usize]
             .iter()
-            .map(|c| {
-                let mean = if c.visits > 0 {
-                    c.total / c.visits as f64
-                } else {
-                    0.0
-                };
-                (c.action, c.visits, mean)
-            })
+            .map(|c| (c.action, c.visits, c.total / c.visits.max(1) as f64))
             .collect()
     }
 

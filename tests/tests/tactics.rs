@@ -1,0 +1,152 @@
+//! The tactical suite for the computer players: hand-built positions with one right
+//! action, which every agent above `random` must find within a small budget.
+//!
+//! Diagrams: upper case White, lower case Black, `^` the empty throne, `x`/`X` captured.
+
+use agon_core::agents::from_spec;
+use agon_core::{Action, Cell, Game, PieceKind, Position, Rules, Side};
+
+/// The agents that must solve every position, at small budgets.
+const AGENTS: [&str; 5] = [
+    "greedy",
+    "alphabeta:depth=1",
+    "alphabeta:depth=4",
+    "alphabeta:nodes=2000",
+    "mcts:playouts=1000",
+];
+
+fn cell(name: &str) -> Cell {
+    Cell::parse(name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Puts pieces listed as `Qf6 Gd5 Ge4x` (a trailing `x` marks a captured piece).
+fn put_all(position: &mut Position, side: Side, pieces: &str) {
+    for token in pieces.split_whitespace() {
+        let (kind, rest) = match token.split_at(1) {
+            ("Q", rest) => (PieceKind::Queen, rest),
+            ("G", rest) => (PieceKind::Guard, rest),
+            _ => panic!("`{token}`: expected Q or G then a cell"),
+        };
+        let (name, captured) = match rest.strip_suffix('x') {
+            Some(name) => (name, true),
+            None => (rest, false),
+        };
+        position.put(cell(name), side, kind, captured);
+    }
+}
+
+/// A game starting from a position with the listed pieces.
+fn game(rules: &str, to_move: Side, white: &str, black: &str) -> Game {
+    let rules: Rules = rules.parse().unwrap_or_else(|e| panic!("{e}"));
+    let mut position = Position::empty(rules, to_move);
+    put_all(&mut position, Side::White, white);
+    put_all(&mut position, Side::Black, black);
+    if let Err(problems) = position.validate() {
+        panic!("invalid test position: {problems:?}\n{position}");
+    }
+    let game = Game::from_position(position);
+    assert!(!game.is_over(), "{position}");
+    game
+}
+
+/// What each agent plays, with a few seeds each.
+fn choices(game: &Game) -> Vec<(String, u64, Action)> {
+    let mut out = Vec::new();
+    for spec in AGENTS {
+        for seed in [1, 2, 3] {
+            let mut agent = from_spec(spec, seed).unwrap();
+            out.push((spec.to_string(), seed, agent.choose(game)));
+        }
+    }
+    out
+}
+
+/// Asserts that every agent plays `expected`.
+fn all_play(game: &Game, expected: &str) {
+    let expected: Action = expected.parse().unwrap();
+    let wrong: Vec<String> = choices(game)
+        .into_iter()
+        .filter(|(_, _, a)| *a != expected)
+        .map(|(spec, seed, a)| format!("{spec} (seed {seed}) played {a}"))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "expected {expected} in\n{}\n{}",
+        game.position(),
+        wrong.join("\n")
+    );
+}
+
+/// White's queen is on the throne with five guards on ring 1; the sixth steps in and wins.
+#[test]
+fn formation_in_one() {
+    let g = game(
+        "standard",
+        Side::White,
+        "Qf6 Gf7 Gg6 Gg5 Gf5 Ge5 Gd6",
+        "Qf11 Ga1 Ga2 Ga3 Gb1 Gc1 Gd1",
+    );
+    all_play(&g, "d6-e6");
+}
+
+/// Black's guard on f7 stands beyond White's queen on the throne: f4-f5 captures her (and
+/// with f5 and f7 Black she cannot step back in). It is urgent: White threatens d4-e4,
+/// capturing the guard on f4 against g3.
+#[test]
+fn capture_the_queen() {
+    let g = game(
+        "standard",
+        Side::Black,
+        "Qf6 Gd4 Gg3 Gk1 Gl1 Gl2 Gl3",
+        "Qa4 Gf7 Gf4 Ga1 Ga2 Ga3 Gb1",
+    );
+    all_play(&g, "f4-f5");
+}
+
+/// Five White guards hold ring 1: the sixth stepping in (f8-f7) closes the ring without
+/// the queen and loses at once; the queen steps in instead, on her way to the throne.
+#[test]
+fn avoid_the_six_guards_loss() {
+    let g = game(
+        "standard",
+        Side::White,
+        "Qg7 Gg6 Gg5 Gf5 Ge5 Ge6 Gf8",
+        "Qf11 Ga1 Ga2 Ga3 Gb1 Gc1 Gd1",
+    );
+    all_play(&g, "g7-f7");
+}
+
+/// Black threatens c3-d4, capturing White's guard on d5 against d6; its only escape is d4
+/// itself (e5 and e6 are taken, and no other White piece can reach d4 or d3).
+#[test]
+fn avoid_being_captured() {
+    let g = game(
+        "standard",
+        Side::White,
+        "Ql1 Gd5 Ge5 Ge6 Gk1 Gl2 Gl3",
+        "Qf11 Gd6 Gc3 Gi8 Gk7 Gl6 Gh9",
+    );
+    all_play(&g, "d5-d4");
+}
+
+/// Black's captured queen must be relocated. When Black chooses (the standard rules) she
+/// goes to the empty throne; under `queen-relocated-by=opponent` White chooses, and an
+/// agent that maximises for the deciding side never gives her the throne.
+#[test]
+fn the_deciding_side_chooses_the_relocation() {
+    let white = "Qf1 Gd1 Ge1 Gg1 Gh1 Gk1 Gl1";
+    let black = "Qa6x Gb7 Gc8 Gd9 Gi8 Gk7 Gl6";
+    let owner = game("standard", Side::Black, white, black);
+    assert_eq!(owner.position().decider(), Side::Black);
+    all_play(&owner, "a6@f6");
+
+    let opponent = game("queen-relocated-by=opponent", Side::Black, white, black);
+    assert_eq!(opponent.position().decider(), Side::White);
+    let throne: Action = "a6@f6".parse().unwrap();
+    assert!(opponent.position().is_legal(throne));
+    for (spec, seed, action) in choices(&opponent) {
+        assert_ne!(action, throne, "{spec} (seed {seed}) gave Black the throne");
+        let to = action.destination().expect("a relocation");
+        assert!(to.ring() >= 2, "{spec} (seed {seed}) played {action}");
+    }
+}
