@@ -286,10 +286,12 @@ mod tests {
                 0.0
             };
             let white_score = if w == "a" { a_result } else { 1.0 - a_result };
-            let result = match white_score {
-                x if x == 1.0 => GameResult::WhiteWins,
-                x if x == 0.0 => GameResult::BlackWins,
-                _ => GameResult::Draw,
+            let result = if white_score > 0.75 {
+                GameResult::WhiteWins
+            } else if white_score < 0.25 {
+                GameResult::BlackWins
+            } else {
+                GameResult::Draw
             };
             rows.push(game(w, b, result));
         }

@@ -71,7 +71,7 @@ impl Manifest {
 
     /// The game indices this directory should hold.
     pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
-        (0..self.experiment.total_games()).filter(|&i| self.shard.map_or(true, |s| s.contains(i)))
+        (0..self.experiment.total_games()).filter(|&i| self.shard.iter().all(|s| s.contains(i)))
     }
 
     /// How many games this directory should hold.
