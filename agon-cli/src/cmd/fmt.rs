@@ -116,6 +116,7 @@ pub fn run(args: &FmtArgs) -> CliResult {
         out.flush()?;
         return Ok(code);
     }
+    let mut out = Out::new();
     for path in &paths {
         let outcome = if args.check {
             check_one(path, threads)
@@ -126,7 +127,8 @@ pub fn run(args: &FmtArgs) -> CliResult {
             Ok(FileOutcome::Unchanged) => {}
             Ok(FileOutcome::Changed) => {
                 if args.check {
-                    println!("{}: not canonical", path.display());
+                    writeln!(out, "{}: not canonical", path.display())?;
+                    out.flush()?;
                     code = code.max(EXIT_PROBLEMS);
                 }
             }
