@@ -37,20 +37,16 @@ pub struct PositionArgs {
 }
 
 /// A selected position: the game that leads to it (its current position is the one asked
-/// for), and where it came from, for messages.
+/// for; its plies give the last action for arrows and highlights).
 pub struct Selected {
     /// The game, replayed up to the selected position.
     pub game: Game,
 }
 
-/// Parses a rule-set name with an error that lists what is valid.
+/// Parses a rule-set name; the engine's error already lists what is valid.
 pub fn parse_rules(text: &str) -> Result<Rules, CliError> {
-    text.parse::<Rules>().map_err(|e| {
-        CliError::with_hint(
-            e.to_string(),
-            "rule sets are `standard`, `ludii`, or switches like `intervention=suicide,repetition=off`",
-        )
-    })
+    text.parse::<Rules>()
+        .map_err(|e| CliError::new(format!("--variant: {e}")))
 }
 
 /// Splits an action list given on the command line: spaces, commas or newlines, and move
