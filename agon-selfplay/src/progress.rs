@@ -2,7 +2,7 @@
 //! running score per variant. Shown only when stderr is a terminal.
 
 use crate::row::GameRow;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 
 /// Progress of a run.
@@ -26,10 +26,16 @@ impl Progress {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:25}] {pos}/{len} games {per_sec} ETA {eta} \
-                     White {wide_msg}",
+                    "{elapsed_precise} [{bar:25}] {pos}/{len} games, {rate}, ETA {eta} | \
+                     White's score: {wide_msg}",
                 )
                 .expect("valid template")
+                .with_key(
+                    "rate",
+                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.1} games/s", state.per_sec());
+                    },
+                )
                 .progress_chars("=> "),
             );
             bar.set_position(done.len() as u64);
