@@ -42,8 +42,6 @@ pub enum IllegalAction {
     NoPiece(Cell),
     /// The piece on the cell belongs to the other side.
     NotYourPiece(Cell),
-    /// A captured piece cannot step.
-    CapturedCannotStep(Cell),
     /// The piece to relocate is not captured.
     NotCaptured(Cell),
     /// The destination is occupied.
@@ -114,10 +112,6 @@ impl fmt::Display for IllegalAction {
             ),
             NoPiece(c) => write!(f, "there is no piece on {c}"),
             NotYourPiece(c) => write!(f, "the piece on {c} belongs to the opponent"),
-            CapturedCannotStep(c) => write!(
-                f,
-                "the piece on {c} is captured; it can only be relocated (like `{c}@a1`)"
-            ),
             NotCaptured(c) => write!(f, "the piece on {c} is not captured, so it cannot be relocated"),
             Occupied(c) => write!(f, "{c} is occupied"),
             NotAdjacent { from, to } => write!(f, "{to} is not next to {from}"),
@@ -265,9 +259,8 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             if piece.side != me {
                 return Err(NotYourPiece(from));
             }
-            if piece.captured {
-                return Err(CapturedCannotStep(from));
-            }
+            // A side with a captured piece is in the relocation phase, so `piece` is active.
+            debug_assert!(!piece.captured);
             if from.distance(to) != 1 {
                 return Err(NotAdjacent { from, to });
             }

@@ -72,7 +72,6 @@ impl Replay {
                     IllegalAction::RelocationDue { .. } => {
                         "a relocation is due (a piece of the mover is captured here)"
                     }
-                    IllegalAction::CapturedCannotStep(_) => "the piece is captured here",
                     IllegalAction::NotCaptured(_) => "the piece to relocate is not captured here",
                     IllegalAction::Occupied(_) => "the destination is occupied here",
                     IllegalAction::NoPiece(_) => "no piece on the origin here",
