@@ -7,7 +7,7 @@
 //! `-- read FILE` reads one file and prints its row.
 
 use agon_core::{random_playout, Game, Rng, Rules};
-use agon_notation::{GameRecord, Records};
+use agon_notation::{AnnotatedAction, Flow, GameRecord, Location, Reader, Records, Visitor};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -23,6 +23,11 @@ fn main() {
         read(&path);
         return;
     }
+    if let Some(i) = args.iter().position(|a| a == "syntax") {
+        let path = PathBuf::from(args.get(i + 1).expect("syntax FILE"));
+        syntax(&path);
+        return;
+    }
     let quick = args.iter().any(|a| a == "quick");
     let games = if quick { 10_000 } else { 100_000 };
     let dir = std::env::temp_dir().join("agon-notation-bench");
@@ -34,9 +39,9 @@ fn main() {
     println!("| file | games | actions | MB | seconds | games/s | actions/s | MB/s | peak RSS |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let exe = std::env::current_exe().expect("own path");
-    for path in [&one, &ten] {
+    for (mode, path) in [("syntax", &one), ("read", &one), ("read", &ten)] {
         let output = Command::new(&exe)
-            .arg("read")
+            .arg(mode)
             .arg(path)
             .output()
             .expect("run the reader");
@@ -103,6 +108,43 @@ fn read(path: &Path) {
         bytes as f64 / 1e6,
         games as f64 / seconds,
         actions as f64 / seconds / 1e6,
+        bytes as f64 / seconds / 1e6,
+        peak_rss()
+    );
+}
+
+/// Tokenizes a file without validating (the syntax layer alone); prints a table row.
+fn syntax(path: &Path) {
+    struct Count {
+        games: u64,
+        actions: u64,
+    }
+    impl Visitor for Count {
+        fn begin_game(&mut self, _: Location) {
+            self.games += 1;
+        }
+        fn action(&mut self, _: AnnotatedAction, _: Location) -> Flow {
+            self.actions += 1;
+            Flow::Continue
+        }
+    }
+    let bytes = std::fs::metadata(path).expect("file").len();
+    let mut reader = Reader::new(File::open(path).expect("open"));
+    let mut count = Count {
+        games: 0,
+        actions: 0,
+    };
+    let start = Instant::now();
+    while reader.read_game(&mut count).expect("read") {}
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "| {} (syntax only) | {} | {} | {:.0} | {seconds:.2} | {:.0} | {:.2} M | {:.0} | {} |",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("?"),
+        count.games,
+        count.actions,
+        bytes as f64 / 1e6,
+        count.games as f64 / seconds,
+        count.actions as f64 / seconds / 1e6,
         bytes as f64 / seconds / 1e6,
         peak_rss()
     );

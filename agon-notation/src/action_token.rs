@@ -7,7 +7,6 @@
 use crate::error::ErrorKind;
 use agon_core::{Action, Bitboard, Cell, PieceKind, Position, FILE_LETTERS};
 use std::fmt;
-use std::sync::OnceLock;
 
 /// An action token split into the action and the cells its annotations name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,83 +140,115 @@ impl AnnotatedAction {
     }
 }
 
-/// Every cell by file index (0 = `a`) and rank (1..=11).
-fn cell_table() -> &'static [[Option<Cell>; 12]; 11] {
-    static TABLE: OnceLock<[[Option<Cell>; 12]; 11]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = [[None; 12]; 11];
-        for cell in Cell::all() {
-            table[(cell.q() + 5) as usize][cell.rank() as usize] = Some(cell);
-        }
-        table
-    })
-}
+/// File letter to file index (0 = `a`), 255 for other bytes.
+const FILE_INDEX: [u8; 256] = {
+    let mut table = [u8::MAX; 256];
+    let mut i = 0;
+    while i < FILE_LETTERS.len() {
+        table[FILE_LETTERS[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
 
-/// Reads a cell name at the start of `bytes`: the cell and the bytes it used. Accepts
-/// exactly what [`Cell::parse`] accepts.
+/// Every cell by file index and rank (1..=11), from the naming rule of RULES.md section 1:
+/// the rank of `(q, r)` is `min(5, 5 - q) - r + 1`.
+const CELLS: [[Option<Cell>; 12]; 11] = {
+    let mut table = [[None; 12]; 11];
+    let mut file = 0;
+    while file < 11 {
+        let q = file as i32 - 5;
+        let top = if 5 - q < 5 { 5 - q } else { 5 };
+        let mut rank = 1;
+        while rank < 12 {
+            table[file][rank] = Cell::from_axial(q, top + 1 - rank as i32);
+            rank += 1;
+        }
+        file += 1;
+    }
+    table
+};
+
+/// Reads a cell name at the start of `bytes`: the cell and the bytes it used. A name it
+/// accepts is one [`Cell::parse`] accepts, read the same way.
 #[inline]
 fn fast_cell(bytes: &[u8]) -> Option<(Cell, usize)> {
-    let file = FILE_LETTERS
-        .iter()
-        .position(|&l| Some(&l) == bytes.first())?;
+    let file = FILE_INDEX[*bytes.first()? as usize];
     let d1 = *bytes.get(1)?;
-    if !(b'1'..=b'9').contains(&d1) {
+    if file == u8::MAX || !(b'1'..=b'9').contains(&d1) {
         return None;
     }
     let (rank, used) = match bytes.get(2) {
-        Some(d2) if d2.is_ascii_digit() => (10 * (d1 - b'0') + (d2 - b'0'), 3),
-        _ => (d1 - b'0', 2),
+        Some(d2) if d2.is_ascii_digit() => (10 * (d1 - b'0') as usize + (d2 - b'0') as usize, 3),
+        _ => ((d1 - b'0') as usize, 2),
     };
-    let cell = cell_table()[file].get(rank as usize).copied().flatten()?;
+    let cell = (*CELLS[file as usize].get(rank)?)?;
     Some((cell, used))
 }
 
-/// The fast parser for well-formed tokens; `None` sends the token to the general parser.
-fn fast_parse(bytes: &[u8]) -> Option<AnnotatedAction> {
-    let (action, mut rest) = if let Some(rest) = bytes.strip_prefix(b"pass") {
-        (Action::Pass, rest)
-    } else if let Some(kind) = match bytes.first() {
-        Some(b'Q') => Some(PieceKind::Queen),
-        Some(b'G') => Some(PieceKind::Guard),
-        _ => None,
-    } {
-        if bytes.get(1) != Some(&b'@') {
-            return None;
+/// The fast parser for well-formed tokens: reads an action and its annotations from the
+/// start of `bytes` and returns them with the number of bytes used (the caller checks that
+/// the token ends there). `None` sends the token to the general parser.
+#[inline]
+pub(crate) fn fast_parse_prefix(bytes: &[u8]) -> Option<(AnnotatedAction, usize)> {
+    let (action, mut used) = match bytes.first()? {
+        b'p' => {
+            if !bytes.starts_with(b"pass") {
+                return None;
+            }
+            (Action::Pass, 4)
         }
-        let (to, used) = fast_cell(&bytes[2..])?;
-        (Action::Place { kind, to }, &bytes[2 + used..])
-    } else {
-        let (from, used) = fast_cell(bytes)?;
-        let separator = *bytes.get(used)?;
-        let (to, used_to) = fast_cell(&bytes[used + 1..])?;
-        let action = match separator {
-            b'-' => Action::Step { from, to },
-            b'@' => Action::Relocate { from, to },
-            _ => return None,
-        };
-        (action, &bytes[used + 1 + used_to..])
+        &letter @ (b'Q' | b'G') => {
+            if bytes.get(1) != Some(&b'@') {
+                return None;
+            }
+            let kind = if letter == b'Q' {
+                PieceKind::Queen
+            } else {
+                PieceKind::Guard
+            };
+            let (to, n) = fast_cell(&bytes[2..])?;
+            (Action::Place { kind, to }, 2 + n)
+        }
+        _ => {
+            let (from, n) = fast_cell(bytes)?;
+            let separator = *bytes.get(n)?;
+            let (to, m) = fast_cell(&bytes[n + 1..])?;
+            let action = match separator {
+                b'-' => Action::Step { from, to },
+                b'@' => Action::Relocate { from, to },
+                _ => return None,
+            };
+            (action, n + 1 + m)
+        }
     };
     let mut marked = Bitboard::EMPTY;
     let mut annotated = false;
     let mut repeated = None;
-    while let Some((&b'x', after)) = rest.split_first() {
-        let (cell, used) = fast_cell(after)?;
+    while bytes.get(used) == Some(&b'x') {
+        let (cell, n) = fast_cell(&bytes[used + 1..])?;
         annotated = true;
         if marked.contains(cell) && repeated.is_none() {
             repeated = Some(cell);
         }
         marked = marked.with(cell);
-        rest = &after[used..];
+        used += 1 + n;
     }
-    if !rest.is_empty() {
-        return None;
-    }
-    Some(AnnotatedAction {
+    let parsed = AnnotatedAction {
         action,
         marked,
         annotated,
         repeated,
-    })
+    };
+    Some((parsed, used))
+}
+
+/// The fast parser for a whole token.
+fn fast_parse(bytes: &[u8]) -> Option<AnnotatedAction> {
+    match fast_parse_prefix(bytes) {
+        Some((parsed, used)) if used == bytes.len() => Some(parsed),
+        _ => None,
+    }
 }
 
 /// Parses one action token (annotations optional) and checks it in a position: returns the

@@ -480,6 +480,77 @@ mod tests {
         }
     }
 
+    /// The examples of docs/notation.md.
+    #[test]
+    fn errors_point_at_the_column() {
+        let error = |text: &str, rules: Rules| {
+            let e = parse_position(text, rules).unwrap_err();
+            (e.column, e.message)
+        };
+        let s = Rules::STANDARD;
+        assert_eq!(
+            error("1g4G/6g/8/g8/4GG4/4GQ1G2q/4GG4/g8/8/6g/1g4 w -", s),
+            (
+                4,
+                "file a has 6 cells (a1 to a6); this piece would be off the board".into()
+            )
+        );
+        assert_eq!(
+            error("1g4/6g/8/g8/4GG4/4GQ1GQq/4GG4/g8/8/6g/1g4 w -", s),
+            (
+                23,
+                "White has a second queen (on f9); each side has one".into()
+            )
+        );
+        assert_eq!(
+            error("1g4/6g/8/g8/4GG4/Q3GG1G2q/4GG4/g8/8/6g/1g4 w -", s),
+            (
+                21,
+                "a guard on the throne f6: only a queen may stand there".into()
+            )
+        );
+        assert_eq!(
+            error("1g4/6g/8/g8/4GG4/4G2G2q/4GG4/g8/8/6g/1g4 w -", s),
+            (
+                44,
+                "White has 0 queens on the board and 0 in hand; expected 1 in all".into()
+            )
+        );
+        assert_eq!(
+            error(&format!("{START_POSITION} 1"), s),
+            (
+                47,
+                "unexpected `1`: a pass count is only written under `ludii`, and the rules are \
+                 `standard`"
+                    .into()
+            )
+        );
+        assert_eq!(
+            error("1g2G/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w -", s),
+            (
+                5,
+                "file a has 6 cells, but only 5 are described; expected a piece or a number, \
+                 found `/`"
+                    .into()
+            )
+        );
+        assert_eq!(error(&format!("{START_POSITION} 0"), Rules::LUDII).0, 47);
+        assert!(parse_position(&format!("{START_POSITION} 1"), Rules::LUDII).is_ok());
+        assert_eq!(
+            error("1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1  w -", s),
+            (43, "fields are separated by a single space".into())
+        );
+        assert_eq!(
+            error("1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w gq", s),
+            (
+                46,
+                "pieces in hand are listed White's then Black's, queen before guards (like \
+                 `QGGGGGGqgggggg`)"
+                    .into()
+            )
+        );
+    }
+
     #[test]
     fn file_cells_are_in_rank_order() {
         let names: Vec<String> = file_cells(0).map(|c| c.to_string()).collect();

@@ -12,7 +12,7 @@
 //! syntax error the reader skips to the end of the game (its result token, the next tag
 //! section, or the end of the input) and carries on with the next game.
 
-use crate::action_token::AnnotatedAction;
+use crate::action_token::{fast_parse_prefix, AnnotatedAction};
 use crate::error::ErrorKind;
 use crate::record::MAX_TAG_VALUE;
 use agon_core::GameResult;
@@ -165,7 +165,30 @@ fn is_blank(b: u8) -> bool {
 
 #[inline]
 fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'@' | b'-' | b'/' | b'+' | b'#' | b'=' | b'_' | b':')
+    WORD[b as usize]
+}
+
+/// Bytes that continue a token (an unknown token is read whole, so that its error names
+/// all of it): letters, digits and `@ - / + # = _ :`.
+const WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'@' | b'-' | b'/' | b'+' | b'#' | b'=' | b'_' | b':');
+        b += 1;
+    }
+    table
+};
+
+/// The length of the token at the start of `window` (at most the window).
+#[inline]
+fn word_len(window: &[u8]) -> usize {
+    window
+        .iter()
+        .position(|&b| !is_word(b))
+        .unwrap_or(window.len())
 }
 
 /// The length of the UTF-8 sequence a lead byte starts (0 for a byte that cannot start one).
@@ -272,6 +295,10 @@ impl<R: Read> Reader<R> {
             section: Section::Tags,
         };
         while let Some(b) = self.peek()? {
+            if b == b' ' {
+                self.pos += 1;
+                continue;
+            }
             match b {
                 b'\n' => self.newline(),
                 _ if is_blank(b) => self.pos += 1,
@@ -624,10 +651,6 @@ impl<R: Read> Reader<R> {
         // Every scan below is bounded by the window, which keeps the reader linear.
         let window = &self.buf[self.pos..self.end.min(self.pos + MAX_TOKEN + 1)];
         let first = window[0];
-        let word_len = window
-            .iter()
-            .position(|&b| !is_word(b))
-            .unwrap_or(window.len());
         match first {
             b'0'..=b'9' => {
                 let digits = window
@@ -663,6 +686,7 @@ impl<R: Read> Reader<R> {
                     }
                     return Ok(false);
                 }
+                let word_len = word_len(window);
                 if word_len > MAX_TOKEN {
                     return self.too_long(state, visitor, at);
                 }
@@ -741,6 +765,17 @@ impl<R: Read> Reader<R> {
                 Ok(false)
             }
             _ if first.is_ascii_alphabetic() => {
+                // The fast path: a well-formed action, read in one pass.
+                if let Some((action, used)) = fast_parse_prefix(window) {
+                    if used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)) {
+                        self.pos += used;
+                        if !state.skipping {
+                            state.apply(visitor.action(action, at));
+                        }
+                        return Ok(false);
+                    }
+                }
+                let word_len = word_len(window);
                 if word_len > MAX_TOKEN {
                     return self.too_long(state, visitor, at);
                 }

@@ -82,9 +82,18 @@ fn check_position(position: &Position) {
     assert_eq!(serde_json::to_string(&back).unwrap(), json);
 }
 
+/// Games per rule set: 250 (20 in a debug build), or `AGON_ROUNDTRIP_GAMES` for a long run:
+/// `AGON_ROUNDTRIP_GAMES=2000 cargo test -p agon-notation --release --test roundtrip`.
+fn games_per_rules() -> u64 {
+    std::env::var("AGON_ROUNDTRIP_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 20 } else { 250 })
+}
+
 #[test]
 fn random_games_round_trip_in_every_rule_set() {
-    let games_per_rules = 300;
+    let games_per_rules = games_per_rules();
     for (r, rules) in all_rules().into_iter().enumerate() {
         let mut seen = [false; 3];
         let mut captures = 0;
