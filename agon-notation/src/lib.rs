@@ -57,6 +57,7 @@ mod action_token;
 mod error;
 mod json;
 mod position_notation;
+pub mod protocol;
 mod reader;
 mod record;
 mod records;
