@@ -150,6 +150,25 @@ mod tests {
     }
 
     #[test]
+    fn json_has_every_field() {
+        let error = RecordError {
+            file: None,
+            line: 4,
+            column: 10,
+            game: 1,
+            ply: 0,
+            move_number: 0,
+            side: None,
+            kind: ErrorKind::Result,
+            message: "m".into(),
+        };
+        assert_eq!(
+            serde_json::to_string(&error).unwrap(),
+            r#"{"file":null,"line":4,"column":10,"game":1,"ply":0,"move_number":0,"side":null,"kind":"result","message":"m"}"#
+        );
+    }
+
+    #[test]
     fn display_names_every_place() {
         let error = RecordError {
             file: Some("games.agn".into()),

@@ -2,7 +2,8 @@
 //!
 //! A game the rules ended must carry that result (and, if it names one, that termination).
 //! A game the rules did not end may stop with `*`, with a decisive result and `Termination`
-//! `resignation` or `time-forfeit`, or with `1/2-1/2` and `agreement` or `move-limit`.
+//! `resignation` or `time-forfeit` (or a referee's `illegal-move`, `crash` or `timeout`, when
+//! an external engine failed), or with `1/2-1/2` and `agreement` or `move-limit`.
 
 use crate::error::ErrorKind;
 use agon_core::{GameResult, Outcome, Termination};
@@ -20,9 +21,11 @@ pub struct VerdictError {
 /// each allows.
 pub fn allowed_results(termination: Termination) -> &'static [GameResult] {
     match termination {
-        Termination::Resignation | Termination::TimeForfeit => {
-            &[GameResult::WhiteWins, GameResult::BlackWins]
-        }
+        Termination::Resignation
+        | Termination::TimeForfeit
+        | Termination::IllegalMove
+        | Termination::Crash
+        | Termination::Timeout => &[GameResult::WhiteWins, GameResult::BlackWins],
         Termination::Agreement | Termination::MoveLimit => &[GameResult::Draw],
         _ => &[],
     }
@@ -146,6 +149,10 @@ mod tests {
         assert!(ok(Unfinished, None));
         assert!(ok(WhiteWins, Some(Resignation)));
         assert!(ok(BlackWins, Some(TimeForfeit)));
+        assert!(ok(WhiteWins, Some(IllegalMove)));
+        assert!(ok(BlackWins, Some(Crash)));
+        assert!(ok(WhiteWins, Some(Timeout)));
+        assert!(!ok(Draw, Some(Timeout)));
         assert!(ok(Draw, Some(Agreement)));
         assert!(ok(Draw, Some(MoveLimit)));
         assert!(!ok(Draw, Some(Resignation)));

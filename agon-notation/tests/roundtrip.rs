@@ -23,9 +23,8 @@ fn random_record(rules: Rules, rng: &mut Rng) -> (Game, GameRecord) {
         let plies = 1 + rng.below(60);
         random_playout(&mut prefix, rng, plies);
         if !prefix.is_over() {
-            let mut start = *prefix.position();
-            start.set_passes(0);
-            game = Game::from_position(start);
+            // Under ludii the start may carry a pending pass (position field 4).
+            game = Game::from_position(*prefix.position());
         }
     }
     let limit = game.ply_count() + 1 + rng.below(400);
