@@ -81,6 +81,9 @@ pub fn describe_termination(termination: agon_core::Termination) -> &'static str
         Resignation => "resignation",
         TimeForfeit => "time forfeit",
         Agreement => "agreement",
+        IllegalMove => "an engine sent an illegal action",
+        Crash => "an engine crashed or broke the protocol",
+        Timeout => "an engine did not answer in time",
     }
 }
 

@@ -283,6 +283,19 @@ impl Game {
         }
     }
 
+    /// Ends a game the rules have not ended with a loss for `loser`, for a reason outside
+    /// the rules (`resignation`, `time-forfeit`, `illegal-move`, `crash`, `timeout`: a
+    /// referee's decision). Does nothing if the game is over or `termination` is one the
+    /// rules decide.
+    pub fn forfeit(&mut self, loser: crate::Side, termination: Termination) {
+        if self.outcome.is_none() && !termination.is_rule_ending() {
+            self.outcome = Some(Outcome {
+                result: GameResult::win_for(!loser),
+                termination,
+            });
+        }
+    }
+
     /// How many times the current position has occurred in this game (itself included).
     pub fn occurrences(&self) -> usize {
         let now = &self.position;

@@ -98,11 +98,20 @@ pub enum Termination {
     TimeForfeit,
     /// The players agreed a draw (records only).
     Agreement,
+    /// A player (an external engine) sent an action that is not legal, or not an action:
+    /// it loses (records only).
+    IllegalMove,
+    /// A player (an external engine) exited, closed its output or broke the protocol: it
+    /// loses (records only).
+    Crash,
+    /// A player (an external engine) did not answer within its time limit: it loses
+    /// (records only).
+    Timeout,
 }
 
 impl Termination {
     /// Every termination, in a stable order.
-    pub const ALL: [Termination; 9] = [
+    pub const ALL: [Termination; 12] = [
         Termination::Formation,
         Termination::SixGuards,
         Termination::NoMoves,
@@ -112,6 +121,9 @@ impl Termination {
         Termination::Resignation,
         Termination::TimeForfeit,
         Termination::Agreement,
+        Termination::IllegalMove,
+        Termination::Crash,
+        Termination::Timeout,
     ];
 
     /// The name used in records and output: `formation`, `six-guards`, ...
@@ -126,6 +138,9 @@ impl Termination {
             Termination::Resignation => "resignation",
             Termination::TimeForfeit => "time-forfeit",
             Termination::Agreement => "agreement",
+            Termination::IllegalMove => "illegal-move",
+            Termination::Crash => "crash",
+            Termination::Timeout => "timeout",
         }
     }
 
