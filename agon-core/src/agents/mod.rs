@@ -27,6 +27,9 @@ pub use random::RandomAgent;
 pub use spec::{from_spec, AgentSpec, AgentSpecError, AGENTS};
 
 use crate::{Action, Game, Position};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The static evaluation the agents share, from White's point of view (100 is about one
 /// guard stepping from the outer ring to ring 1), or `None` when the side to move has no
@@ -55,6 +58,37 @@ pub trait Agent: Send {
     fn is_time_limited(&self) -> bool {
         false
     }
+
+    /// Chooses like [`Agent::choose`], steered from outside (the engine protocol's `go` and
+    /// `stop`): see [`SearchControl`]. Agents without an iterative search ignore what they
+    /// cannot honour and choose as `choose` does.
+    fn choose_with(&mut self, game: &Game, control: &mut SearchControl<'_>) -> Action {
+        let _ = control;
+        self.choose(game)
+    }
+}
+
+/// Limits for one search that replace an agent's configured ones; a limit left `None` does
+/// not apply, and none at all means "until stopped".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Time budget.
+    pub time: Option<Duration>,
+}
+
+/// How a caller steers one search ([`Agent::choose_with`]).
+#[derive(Default)]
+pub struct SearchControl<'a> {
+    /// Limits for this action instead of the agent's own (`None`: the agent's own).
+    pub limits: Option<SearchLimits>,
+    /// Set (from any thread) to end the search soon with the best action found so far.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Told the result so far after every completed iteration.
+    pub on_iteration: Option<&'a mut dyn FnMut(&SearchReport)>,
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ pub use search::SearchReport;
 
 use super::eval::Evaluator;
 use super::spec::{OptionInfo, Options};
-use super::Agent;
+use super::{Agent, SearchControl};
 use crate::{Action, Game};
 use search::{Limits, Searcher};
 use std::time::Duration;
@@ -145,6 +145,17 @@ impl AlphaBetaAgent {
 
     /// Searches the current position and reports the result (what `choose` does).
     pub fn search(&mut self, game: &Game) -> SearchReport {
+        let limits = self.config.limits();
+        self.search_with(game, limits, None, &mut |_| {})
+    }
+
+    fn search_with(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
         let config = &self.config;
         let searcher = self.searcher.get_or_insert_with(|| {
             let salt = crate::Rng::new(config.seed).next_u64();
@@ -154,7 +165,7 @@ impl AlphaBetaAgent {
                 config.quiescence,
             )
         });
-        let report = searcher.think(game, config.limits());
+        let report = searcher.think_with(game, limits, stop, on_iteration);
         self.last = Some(report.clone());
         report
     }
@@ -172,6 +183,22 @@ impl Agent for AlphaBetaAgent {
 
     fn choose(&mut self, game: &Game) -> Action {
         self.search(game).action
+    }
+
+    fn choose_with(&mut self, game: &Game, control: &mut SearchControl<'_>) -> Action {
+        let limits = match control.limits {
+            None => self.config.limits(),
+            Some(l) => Limits {
+                depth: l.depth.unwrap_or(64).clamp(1, 64),
+                nodes: l.nodes,
+                time: l.time,
+            },
+        };
+        let stop = control.stop.clone();
+        match control.on_iteration.as_deref_mut() {
+            Some(callback) => self.search_with(game, limits, stop, callback).action,
+            None => self.search_with(game, limits, stop, &mut |_| {}).action,
+        }
     }
 
     fn new_game(&mut self) {

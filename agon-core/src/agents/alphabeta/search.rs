@@ -13,6 +13,8 @@ use crate::agents::features;
 use crate::agents::history::History;
 use crate::agents::terminal::{judge, Terminal};
 use crate::{Action, ActionList, Bitboard, Game, Phase, Position, Side};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The score of a won game at the root; a win `n` plies away scores `WIN - n`.
@@ -50,6 +52,23 @@ pub struct SearchReport {
     pub nodes: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
+    /// The principal variation of the deepest completed iteration: the chosen action, then
+    /// the transposition table's best replies while they are legal.
+    pub pv: Vec<Action>,
+}
+
+impl SearchReport {
+    /// When the score is a forced result, the plies to the end of the game: positive when
+    /// the decider wins, negative when it loses.
+    pub fn forced_end(&self) -> Option<i32> {
+        if self.score >= WIN_BOUND {
+            Some(WIN - self.score)
+        } else if self.score <= -WIN_BOUND {
+            Some(-(WIN + self.score))
+        } else {
+            None
+        }
+    }
 }
 
 /// The state of the search, kept between moves (the table and the history scores).
@@ -64,6 +83,8 @@ pub(crate) struct Searcher {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// Set from outside to end the search (polled with the clock).
+    stop: Option<Arc<AtomicBool>>,
     stopped: bool,
 }
 
@@ -80,6 +101,7 @@ impl Searcher {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
+            stop: None,
             stopped: false,
         }
     }
@@ -91,7 +113,16 @@ impl Searcher {
     }
 
     /// Searches the current position of `game` (which must not be over).
-    pub(crate) fn think(&mut self, game: &Game, limits: Limits) -> SearchReport {
+    /// Also ends when `stop` is set, and calls `on_iteration` after every completed
+    /// iteration.
+    pub(crate) fn think_with(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: Option<Arc<AtomicBool>>,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        self.stop = stop;
         let start = Instant::now();
         self.history.reset(game);
         self.ordering.new_search();
@@ -109,6 +140,7 @@ impl Searcher {
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
+            pv: Vec::new(),
         };
         if moves.len() > 1 {
             self.order_root(&root, &mut moves);
@@ -126,6 +158,10 @@ impl Searcher {
                     break;
                 }
                 report.depth = depth;
+                report.nodes = self.nodes;
+                report.elapsed = start.elapsed();
+                report.pv = self.principal_variation(&root, report.action, depth);
+                on_iteration(&report);
                 if score.abs() >= WIN_BOUND {
                     break;
                 }
@@ -135,7 +171,36 @@ impl Searcher {
         }
         report.nodes = self.nodes;
         report.elapsed = start.elapsed();
+        if report.pv.first() != Some(&report.action) {
+            report.pv = vec![report.action];
+        }
+        self.stop = None;
         report
+    }
+
+    /// `first`, then the table's best actions while they are legal, up to `depth` plies
+    /// (ending at a formation or a repeated position).
+    fn principal_variation(&self, root: &Position, first: Action, depth: u32) -> Vec<Action> {
+        let mut pv = vec![first];
+        let mut pos = *root;
+        let mut seen = vec![pos.hash()];
+        let mut action = first;
+        loop {
+            let mover = pos.to_move();
+            pos.play_unchecked(action);
+            if pos.formation(mover).is_some() || seen.contains(&pos.hash()) {
+                break;
+            }
+            seen.push(pos.hash());
+            match self.tt.probe(Table::key(&pos)).and_then(|hit| hit.action) {
+                Some(next) if pv.len() < depth as usize && pos.is_legal(next) => {
+                    pv.push(next);
+                    action = next;
+                }
+                _ => break,
+            }
+        }
+        pv
     }
 
     fn order_root(&mut self, root: &Position, moves: &mut [(Action, i32)]) {
@@ -243,6 +308,11 @@ impl Searcher {
         } else if self.nodes & 1023 == 0 {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
+                    self.stopped = true;
+                }
+            }
+            if let Some(stop) = &self.stop {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
                     self.stopped = true;
                 }
             }
