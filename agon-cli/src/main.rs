@@ -64,6 +64,9 @@ enum Command {
     /// Count the leaves of the game tree to a depth (engine correctness check).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::PerftArgs),
+    /// Speak the engine protocol on stdin/stdout (for harnesses and GUIs).
+    #[command(after_help = cmd::engine::EXAMPLES)]
+    Engine(cmd::engine::EngineArgs),
 }
 
 fn run(cli: &Cli) -> error::CliResult {
@@ -76,6 +79,7 @@ fn run(cli: &Cli) -> error::CliResult {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Play(args) => cmd::play::run(args),
         Command::Render(args) => cmd::render::run(args),
+        Command::Engine(args) => cmd::engine::run(args),
     }
 }
 

@@ -2,6 +2,7 @@
 //! `run` that returns the exit code.
 
 pub mod convert;
+pub mod engine;
 pub mod fmt;
 pub mod moves;
 pub mod perft;

@@ -1,0 +1,181 @@
+//! The options `agon engine` declares in its handshake (`Agent`, `Hash`, `Seed`), how
+//! `setoption` changes them, and the agent they build.
+
+use agon_core::agents::{from_spec, Agent, AgentSpec};
+use agon_notation::protocol::{EngineOption, OptionKind};
+
+/// The largest `Hash` (MB), as `alphabeta:hash=` accepts.
+const MAX_HASH: u64 = 4096;
+
+/// The engine's settings: what the next agent is built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The agent spec (`Agent`).
+    pub agent: String,
+    /// The alpha-beta table size in MB (`Hash`).
+    pub hash: u64,
+    /// The agent's seed (`Seed`).
+    pub seed: u64,
+    /// The values at startup (the `default` of each option).
+    defaults: (String, u64, u64),
+}
+
+impl Settings {
+    /// Settings from the command line, checked (the agent spec must build an agent).
+    pub fn new(agent: &str, hash: u64, seed: u64) -> Result<Settings, String> {
+        from_spec(agent, seed).map_err(|e| e.to_string())?;
+        check_hash(hash)?;
+        Ok(Settings {
+            agent: agent.to_string(),
+            hash,
+            seed,
+            defaults: (agent.to_string(), hash, seed),
+        })
+    }
+
+    /// The options of the handshake, with the startup values as defaults.
+    pub fn declared(&self) -> Vec<EngineOption> {
+        let (agent, hash, seed) = &self.defaults;
+        vec![
+            EngineOption {
+                name: "Agent".into(),
+                kind: OptionKind::String {
+                    default: agent.clone(),
+                },
+            },
+            EngineOption {
+                name: "Hash".into(),
+                kind: OptionKind::Spin {
+                    default: i128::from(*hash),
+                    min: 1,
+                    max: i128::from(MAX_HASH),
+                },
+            },
+            EngineOption {
+                name: "Seed".into(),
+                kind: OptionKind::Spin {
+                    default: i128::from(*seed),
+                    min: 0,
+                    max: i128::from(u64::MAX),
+                },
+            },
+        ]
+    }
+
+    /// Applies `setoption name NAME value VALUE` (names case-insensitive).
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let declared = self.declared();
+        let Some(option) = declared.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
+            let names: Vec<&str> = declared.iter().map(|o| o.name.as_str()).collect();
+            return Err(format!(
+                "setoption: unknown option `{name}`; options: {}",
+                names.join(", ")
+            ));
+        };
+        let Some(value) = value else {
+            return Err(format!(
+                "setoption: option `{}` needs a value: `setoption name {} value VALUE`",
+                option.name, option.name
+            ));
+        };
+        option
+            .check_value(value)
+            .map_err(|e| format!("setoption: {e}"))?;
+        match option.name.as_str() {
+            "Agent" => {
+                from_spec(value, self.seed).map_err(|e| format!("setoption: {e}"))?;
+                self.agent = value.to_string();
+            }
+            "Hash" => self.hash = value.parse().expect("checked against the declaration"),
+            _ => self.seed = value.parse().expect("checked against the declaration"),
+        }
+        Ok(())
+    }
+
+    /// The agent these settings describe: the `Agent` spec with `hash=` from `Hash` when
+    /// it is `alphabeta` without its own `hash=`, seeded with `Seed`.
+    pub fn build(&self) -> Result<Box<dyn Agent>, String> {
+        let mut spec = AgentSpec::parse(&self.agent).map_err(|e| e.to_string())?;
+        if spec.name == "alphabeta" && !spec.options.iter().any(|(k, _)| k == "hash") {
+            spec.options.push(("hash".into(), self.hash.to_string()));
+        }
+        let options: Vec<String> = spec
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let text = if options.is_empty() {
+            spec.name.clone()
+        } else {
+            format!("{}:{}", spec.name, options.join(","))
+        };
+        from_spec(&text, self.seed).map_err(|e| e.to_string())
+    }
+}
+
+fn check_hash(hash: u64) -> Result<(), String> {
+    if (1..=MAX_HASH).contains(&hash) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--hash takes a whole number from 1 to {MAX_HASH}, not {hash}"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_declared_with_the_startup_values() {
+        let s = Settings::new("alphabeta:noise=3", 32, 7).unwrap();
+        let lines: Vec<String> = s.declared().iter().map(|o| o.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "option name Agent type string default alphabeta:noise=3",
+                "option name Hash type spin default 32 min 1 max 4096",
+                "option name Seed type spin default 7 min 0 max 18446744073709551615",
+            ]
+        );
+    }
+
+    #[test]
+    fn setoption_checks_names_and_values() {
+        let mut s = Settings::new("alphabeta", 16, 0).unwrap();
+        s.set("seed", Some("18446744073709551615")).unwrap();
+        assert_eq!(s.seed, u64::MAX);
+        s.set("HASH", Some("64")).unwrap();
+        assert_eq!(s.hash, 64);
+        s.set("Agent", Some("mcts:playouts=10")).unwrap();
+        assert_eq!(s.agent, "mcts:playouts=10");
+        assert_eq!(
+            s.set("Threads", Some("2")).unwrap_err(),
+            "setoption: unknown option `Threads`; options: Agent, Hash, Seed"
+        );
+        assert_eq!(
+            s.set("Hash", Some("0")).unwrap_err(),
+            "setoption: option `Hash` takes a whole number from 1 to 4096, not `0`"
+        );
+        assert_eq!(
+            s.set("Seed", None).unwrap_err(),
+            "setoption: option `Seed` needs a value: `setoption name Seed value VALUE`"
+        );
+        assert!(s
+            .set("Agent", Some("minimax"))
+            .unwrap_err()
+            .starts_with("setoption: `minimax` is not an agent: unknown agent `minimax`"));
+        assert_eq!(s.agent, "mcts:playouts=10");
+    }
+
+    #[test]
+    fn hash_reaches_alphabeta_unless_its_spec_sets_one() {
+        let mut s = Settings::new("alphabeta:depth=3", 64, 1).unwrap();
+        assert_eq!(s.build().unwrap().spec(), "alphabeta:depth=3,hash=64");
+        s.agent = "alphabeta:hash=2".into();
+        assert_eq!(s.build().unwrap().spec(), "alphabeta:depth=4,hash=2");
+        s.agent = "greedy".into();
+        assert_eq!(s.build().unwrap().spec(), "greedy");
+    }
+}
