@@ -226,7 +226,10 @@ impl<R: Read> Reader<R> {
         let offset = self.base + self.pos as u64;
         Location {
             line: self.line,
-            column: offset - self.line_start + 1 - self.continuation,
+            column: (offset + 1)
+                .saturating_sub(self.line_start)
+                .saturating_sub(self.continuation)
+                .max(1),
         }
     }
 

@@ -261,7 +261,20 @@ impl<'a> Builder<'a> {
         if let Some(error) = self.error.take() {
             return Err(error);
         }
-        let mut game = self.game.take().expect("end_game builds the game");
+        let Some(mut game) = self.game.take() else {
+            // Not reached: `end_game` either builds the game or records an error.
+            return Err(RecordError {
+                file: self.file.map(str::to_string),
+                line: self.line,
+                column: 1,
+                game: self.index,
+                ply: 0,
+                move_number: 0,
+                side: None,
+                kind: ErrorKind::Syntax,
+                message: "the game could not be read".into(),
+            });
+        };
         self.record.plies = game.plies().to_vec();
         if let Some(Termination::MoveLimit) = self.record.termination {
             game.adjudicate_move_limit();
