@@ -73,6 +73,8 @@ pub struct GroupSummary {
     pub first_player_elo: EloEstimate,
     /// Draws / games.
     pub draw_rate: Option<f64>,
+    /// 95% Wilson interval of the draw rate.
+    pub draw_rate_wilson: Option<Interval>,
     /// Move-limit (adjudicated) draws / games.
     pub move_limit_rate: Option<f64>,
     /// Game length in plies.
@@ -314,6 +316,7 @@ impl GroupSummary {
             pairs,
             first_player_elo,
             draw_rate: ratio(white.draws, n),
+            draw_rate_wilson: wilson(white.draws as f64, n, Z95),
             move_limit_rate: ratio(move_limit, n),
             length: LengthStats {
                 mean: mean(lengths.iter().copied()),

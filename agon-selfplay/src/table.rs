@@ -22,7 +22,9 @@ impl Table {
         }
     }
 
-    fn push(&mut self, row: Vec<String>) {
+    /// Adds a row (padded or cut to the header's length).
+    fn push(&mut self, mut row: Vec<String>) {
+        row.resize(self.header.len(), String::new());
         self.rows.push(row);
     }
 
@@ -197,6 +199,7 @@ pub fn render_summary(summary: &Summary) -> String {
                 "q3",
                 "max",
                 "draw rate",
+                "Wilson",
                 "captures",
                 "relocations",
             ],
@@ -214,6 +217,7 @@ pub fn render_summary(summary: &Summary) -> String {
             fixed(l.q3, 1),
             fixed(l.max, 0),
             fixed(g.draw_rate, 3),
+            interval(g.draw_rate_wilson),
             fixed(g.captures_per_game, 2),
             fixed(g.relocations_per_game, 2),
         ]);

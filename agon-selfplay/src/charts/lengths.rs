@@ -17,7 +17,7 @@ const HALF_BOX: f64 = 0.3;
 
 /// Pixel size of the chart for `n` variants.
 pub fn size(n: usize) -> (u32, u32) {
-    (WIDTH, HEADER + 30 + ROW * n as u32 + 110)
+    (WIDTH, HEADER + 30 + ROW * n as u32 + 100)
 }
 
 /// Draws the chart. `max_plies` is the ply limit, drawn when some game reached it.
@@ -58,7 +58,8 @@ pub fn draw<DB: DrawingBackend>(
     }
     header(
         &head,
-        &format!("Game length by rule variant: {subject}"),
+        "Game length by rule variant",
+        subject,
         "Box: quartiles; black bar: median; whiskers: farthest games within 1.5 box lengths; \
          dots: the games beyond.",
         &legend,

@@ -69,7 +69,33 @@ pub(crate) fn subject(summary: &Summary) -> String {
     } else {
         "variant"
     };
-    format!("{}; {} games per {per}", e.agents_label(), e.games)
+    let agents: Vec<String> = e
+        .pairings
+        .iter()
+        .map(|p| {
+            if p.first == p.second {
+                format!("{} playing itself", p.first)
+            } else {
+                p.label()
+            }
+        })
+        .collect();
+    let agents = if agents.len() > 3 {
+        let mut names: Vec<&str> = e
+            .pairings
+            .iter()
+            .flat_map(|p| [p.first.as_str(), p.second.as_str()])
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        format!("{} agents in a round robin", names.len())
+    } else {
+        agents.join(", ")
+    };
+    format!(
+        "{agents}; {} games per {per}, in colour-swapped pairs",
+        e.games
+    )
 }
 
 /// Writes every chart of a summary into `dir` as SVG and PNG. Writes nothing when no game

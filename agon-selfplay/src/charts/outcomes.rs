@@ -1,6 +1,9 @@
-//! The outcome chart: for each variant a stacked bar of White wins, draws and Black wins,
-//! White's score with its 95% interval, and a dashed line at 50% (no first-player
-//! advantage). Variants sorted by White's score, highest first.
+//! The outcome chart, two panels sharing one row per variant:
+//! - left, a stacked bar of White wins, draws and Black wins (shares of the games);
+//! - right, White's score with its 95% interval on an axis zoomed to the data, with a
+//!   dashed line at 50% (no first-player advantage), and the numbers beside it.
+//!
+//! Variants are sorted by White's score, highest first.
 
 use super::style::{
     bold, diamond, font, header, left, right, widest, Swatch, ACCENT, AXIS_SIZE, BLACK_WINS, DRAWS,
@@ -15,23 +18,42 @@ use plotters::prelude::*;
 const ROW: u32 = 60;
 /// Half the bar thickness, in rows.
 const HALF_BAR: f64 = 0.3;
+/// Space under the plots for tick labels and the axis title.
+const X_AXIS: u32 = 90;
+/// Space above the plots (column headings).
+const TOP: u32 = 50;
 /// The colour of the 50% line.
 pub const EVEN: RGBColor = RGBColor(0, 114, 178);
 
 /// Pixel size of the chart for `n` variants.
 pub fn size(n: usize) -> (u32, u32) {
-    (WIDTH, HEADER + 30 + ROW * n as u32 + 110)
+    (WIDTH, HEADER + TOP + ROW * n as u32 + X_AXIS + 10)
 }
 
 /// White's score interval: pentanomial when every group has complete pairs, else Wilson.
 fn intervals(series: &[&Series]) -> (&'static str, Vec<Option<Interval>>) {
     if series.iter().all(|s| s.group.pairs.interval.is_some()) {
         let i = series.iter().map(|s| s.group.pairs.interval).collect();
-        ("pentanomial", i)
+        ("pentanomial, over colour-swapped pairs", i)
     } else {
         let i = series.iter().map(|s| s.group.white_score_wilson).collect();
         ("Wilson", i)
     }
+}
+
+/// The zoomed score axis: the intervals and 50%, padded, on whole percents.
+fn score_range(series: &[&Series], intervals: &[Option<Interval>]) -> (f64, f64) {
+    let mut lo: f64 = 0.5;
+    let mut hi: f64 = 0.5;
+    for (s, i) in series.iter().zip(intervals) {
+        let score = s.group.white_score.unwrap_or(0.5);
+        lo = lo.min(score).min(i.map_or(score, |i| i.low));
+        hi = hi.max(score).max(i.map_or(score, |i| i.high));
+    }
+    let pad = ((hi - lo) * 0.08).max(0.01);
+    let lo = ((lo - pad) * 100.0).floor() / 100.0;
+    let hi = ((hi + pad) * 100.0).ceil() / 100.0;
+    (lo.max(0.0), hi.min(1.0))
 }
 
 /// Draws the chart.
@@ -75,10 +97,11 @@ pub fn draw<DB: DrawingBackend>(
     let (head, body) = root.split_vertically(HEADER);
     header(
         &head,
-        &format!("Outcomes by rule variant: {subject}"),
+        "Outcomes by rule variant",
+        subject,
         &format!(
-            "Bars: shares of White wins, draws, Black wins. Diamonds: White's score \
-             (win 1, draw 1/2), 95% {kind} interval."
+            "Left: shares of White wins, draws and Black wins. Right: White's score (win 1, \
+             draw 1/2) with its 95% interval ({kind})."
         ),
         &[
             (Swatch::Fill(WHITE_WINS), "White wins"),
@@ -98,20 +121,23 @@ pub fn draw<DB: DrawingBackend>(
         &bold(LABEL_SIZE),
     )?;
     let n = order.len() as f64;
-    let mut chart = ChartBuilder::on(&body)
-        .margin_top(50)
+    let width = body.dim_in_pixel().0;
+    let left_width = label_width + 30 + (width - label_width - value_width) * 11 / 20;
+    let (bars_area, score_area) = body.split_horizontally(left_width);
+
+    let mut bars = ChartBuilder::on(&bars_area)
+        .margin_top(TOP)
         .margin_bottom(10)
         .margin_left(20)
-        .margin_right(value_width + 50)
-        .x_label_area_size(90)
+        .margin_right(50)
+        .x_label_area_size(X_AXIS)
         .y_label_area_size(label_width + 30)
         .build_cartesian_2d(0f64..1f64, 0f64..n)
         .map_err(failed)?;
-    chart
-        .configure_mesh()
+    bars.configure_mesh()
         .disable_y_mesh()
         .y_labels(0)
-        .x_labels(11)
+        .x_labels(6)
         .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
         .x_desc("share of games")
         .label_style(font(LABEL_SIZE))
@@ -121,14 +147,6 @@ pub fn draw<DB: DrawingBackend>(
         .axis_style(INK.stroke_width(2))
         .draw()
         .map_err(failed)?;
-
-    let (rx, top) = chart.backend_coord(&(1.0, n));
-    root.draw(&Text::new(
-        heading.to_string(),
-        (rx + 18, top - 22),
-        left(bold(LABEL_SIZE)),
-    ))
-    .map_err(failed)?;
     for (p, s) in order.iter().enumerate() {
         let g = s.group;
         let y = n - p as f64 - 0.5;
@@ -141,36 +159,59 @@ pub fn draw<DB: DrawingBackend>(
             (w, w + d, DRAWS),
             (w + d, 1.0, BLACK_WINS),
         ];
-        chart
-            .draw_series(
-                segments
-                    .iter()
-                    .filter(|(a, b, _)| b > a)
-                    .map(|&(a, b, c)| Rectangle::new([(a, y0), (b, y1)], c.filled())),
-            )
-            .map_err(failed)?;
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(0.0, y0), (1.0, y1)],
-                INK.stroke_width(1),
-            )))
-            .map_err(failed)?;
-        let (lx, ly) = chart.backend_coord(&(0.0, y));
+        bars.draw_series(
+            segments
+                .iter()
+                .filter(|(a, b, _)| b > a)
+                .map(|&(a, b, c)| Rectangle::new([(a, y0), (b, y1)], c.filled())),
+        )
+        .map_err(failed)?;
+        bars.draw_series(std::iter::once(Rectangle::new(
+            [(0.0, y0), (1.0, y1)],
+            INK.stroke_width(1),
+        )))
+        .map_err(failed)?;
+        let (lx, ly) = bars.backend_coord(&(0.0, y));
         root.draw(&Text::new(
             labels[p].clone(),
             (lx - 14, ly),
             right(font(LABEL_SIZE)),
         ))
         .map_err(failed)?;
-        let (rx, ry) = chart.backend_coord(&(1.0, y));
-        root.draw(&Text::new(
-            values[p].clone(),
-            (rx + 18, ry),
-            left(font(LABEL_SIZE)),
-        ))
-        .map_err(failed)?;
     }
-    chart
+    bars.draw_series(DashedLineSeries::new(
+        vec![(0.5, 0.0), (0.5, n)],
+        12,
+        8,
+        EVEN.mix(0.6).stroke_width(2),
+    ))
+    .map_err(failed)?;
+
+    let (lo, hi) = score_range(&order, &intervals);
+    let mut scores = ChartBuilder::on(&score_area)
+        .margin_top(TOP)
+        .margin_bottom(10)
+        .margin_left(50)
+        .margin_right(value_width + 40)
+        .x_label_area_size(X_AXIS)
+        .y_label_area_size(0)
+        .build_cartesian_2d(lo..hi, 0f64..n)
+        .map_err(failed)?;
+    scores
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(0)
+        .x_labels(7)
+        .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
+        .x_desc("White's score")
+        .label_style(font(LABEL_SIZE))
+        .axis_desc_style(font(AXIS_SIZE))
+        .bold_line_style(RGBColor(225, 225, 225))
+        .light_line_style(TRANSPARENT)
+        .axis_style(INK.stroke_width(2))
+        .draw()
+        .map_err(failed)?;
+    scores
         .draw_series(DashedLineSeries::new(
             vec![(0.5, 0.0), (0.5, n)],
             12,
@@ -178,26 +219,47 @@ pub fn draw<DB: DrawingBackend>(
             EVEN.stroke_width(3),
         ))
         .map_err(failed)?;
+    let (rx, top) = scores.backend_coord(&(hi, n));
+    root.draw(&Text::new(
+        heading.to_string(),
+        (rx + 24, top - 22),
+        left(bold(LABEL_SIZE)),
+    ))
+    .map_err(failed)?;
     for (p, s) in order.iter().enumerate() {
         let y = n - p as f64 - 0.5;
+        scores
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(lo, y), (hi, y)],
+                RGBColor(235, 235, 235).stroke_width(1),
+            )))
+            .map_err(failed)?;
         if let Some(i) = intervals[p] {
-            chart
+            let cap = 0.16;
+            scores
                 .draw_series([
                     PathElement::new(vec![(i.low, y), (i.high, y)], ACCENT.stroke_width(3)),
                     PathElement::new(
-                        vec![(i.low, y - 0.14), (i.low, y + 0.14)],
+                        vec![(i.low, y - cap), (i.low, y + cap)],
                         ACCENT.stroke_width(3),
                     ),
                     PathElement::new(
-                        vec![(i.high, y - 0.14), (i.high, y + 0.14)],
+                        vec![(i.high, y - cap), (i.high, y + cap)],
                         ACCENT.stroke_width(3),
                     ),
                 ])
                 .map_err(failed)?;
         }
-        let centre = chart.backend_coord(&(s.group.white_score.unwrap_or(0.5), y));
-        root.draw(&diamond(centre, 11, WHITE)).map_err(failed)?;
-        root.draw(&diamond(centre, 8, ACCENT)).map_err(failed)?;
+        let centre = scores.backend_coord(&(s.group.white_score.unwrap_or(0.5), y));
+        root.draw(&diamond(centre, 12, WHITE)).map_err(failed)?;
+        root.draw(&diamond(centre, 9, ACCENT)).map_err(failed)?;
+        let (vx, vy) = scores.backend_coord(&(hi, y));
+        root.draw(&Text::new(
+            values[p].clone(),
+            (vx + 24, vy),
+            left(font(LABEL_SIZE)),
+        ))
+        .map_err(failed)?;
     }
     Ok(())
 }

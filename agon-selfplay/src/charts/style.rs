@@ -29,11 +29,13 @@ pub fn register_fonts() -> Result<()> {
 /// Chart width in pixels (SVG user units).
 pub const WIDTH: u32 = 1600;
 /// Height of the header band: title, subtitle, legend.
-pub const HEADER: u32 = 170;
+pub const HEADER: u32 = 210;
 /// Font sizes.
 pub const TITLE_SIZE: f64 = 36.0;
-/// Subtitle and legend.
-pub const NOTE_SIZE: f64 = 24.0;
+/// The subject line (agents and games).
+pub const SUBJECT_SIZE: f64 = 28.0;
+/// Explanations and legend.
+pub const NOTE_SIZE: f64 = 23.0;
 /// Axis tick labels and category labels.
 pub const LABEL_SIZE: f64 = 24.0;
 /// Axis titles.
@@ -85,28 +87,61 @@ pub enum Swatch {
     Dashed(RGBColor),
 }
 
-/// Draws the title, the subtitle and a one-line legend in the header band.
+/// A text style no wider than `max_width` pixels for `text`: `style` at `size`, shrunk
+/// in steps of 5% when the text would not fit.
+pub fn fitted<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    size: f64,
+    max_width: u32,
+    style: fn(f64) -> TextStyle<'static>,
+) -> std::result::Result<TextStyle<'static>, String> {
+    let mut size = size;
+    loop {
+        let candidate = left(style(size));
+        let (w, _) = area
+            .estimate_text_size(text, &candidate)
+            .map_err(super::failed)?;
+        if w <= max_width || size < 10.0 {
+            return Ok(candidate);
+        }
+        size *= 0.95;
+    }
+}
+
+/// Draws the header band: the title, the subject (agents and games), a line that explains
+/// the marks, and a one-line legend. Texts shrink to fit the width.
 pub fn header<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
-    subtitle: &str,
+    subject: &str,
+    explanation: &str,
     legend: &[(Swatch, &str)],
 ) -> std::result::Result<(), String> {
     let e = super::failed;
-    area.draw(&Text::new(
-        title.to_string(),
-        (40, 34),
-        left(bold(TITLE_SIZE)),
-    ))
-    .map_err(e)?;
-    area.draw(&Text::new(
-        subtitle.to_string(),
-        (40, 80),
-        left(font(NOTE_SIZE)),
-    ))
-    .map_err(e)?;
+    let room = area.dim_in_pixel().0.saturating_sub(80);
+    let lines = [
+        (title, 34, TITLE_SIZE, bold as fn(f64) -> TextStyle<'static>),
+        (
+            subject,
+            80,
+            SUBJECT_SIZE,
+            font as fn(f64) -> TextStyle<'static>,
+        ),
+        (
+            explanation,
+            120,
+            NOTE_SIZE,
+            font as fn(f64) -> TextStyle<'static>,
+        ),
+    ];
+    for (text, y, size, style) in lines {
+        let style = fitted(area, text, size, room, style)?;
+        area.draw(&Text::new(text.to_string(), (40, y), style))
+            .map_err(e)?;
+    }
     let mut x = 40;
-    let y = 128;
+    let y = 168;
     for (swatch, text) in legend {
         match swatch {
             Swatch::Fill(colour) => {
