@@ -2,7 +2,10 @@
 //! (the engine-bound case, including writing every game to disk) and a small alphabeta
 //! configuration (the search-bound case). Run with
 //! `cargo bench -p agon-selfplay --bench throughput`; set `AGON_BENCH_SCALE=4` for longer
-//! (steadier) runs. Prints one line per case and the 2-thread speed-up.
+//! (steadier) runs. Prints one line per case: games/s by the wall clock with 1 and 2 worker
+//! threads and the speed-up, and the process CPU time per game (from /proc on Linux), which
+//! shows whether a second thread adds work; on a machine shared with other jobs the wall
+//! clock understates the speed-up and the CPU time is the fairer measure.
 
 use agon_selfplay::config::Settings;
 use agon_selfplay::session::{run, RunOptions};
@@ -17,7 +20,16 @@ struct Case {
     max_plies: u32,
 }
 
-fn games_per_second(case: &Case, threads: usize, scale: u64) -> (f64, f64) {
+/// CPU seconds (user + system) this process has used, if /proc tells.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Games per second, mean plies, CPU milliseconds per game.
+fn games_per_second(case: &Case, threads: usize, scale: u64) -> (f64, f64, Option<f64>) {
     let settings = Settings {
         variants: Some(vec![case.variant.into()]),
         agent: Some(case.agent.into()),
@@ -35,13 +47,19 @@ fn games_per_second(case: &Case, threads: usize, scale: u64) -> (f64, f64) {
         threads,
         progress: false,
     };
+    let cpu_before = cpu_seconds();
     let started = Instant::now();
     let outcome = run(&manifest, &options).expect("bench run");
     let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_before.zip(cpu_seconds()).map(|(a, b)| b - a);
     let plies: u64 = outcome.rows.iter().map(|r| u64::from(r.plies)).sum();
     let _ = std::fs::remove_dir_all(&dir);
     let games = outcome.rows.len() as f64;
-    (games / seconds, plies as f64 / games)
+    (
+        games / seconds,
+        plies as f64 / games,
+        cpu.map(|c| c * 1000.0 / games),
+    )
 }
 
 fn main() {
@@ -65,23 +83,26 @@ fn main() {
             max_plies: 2500,
         },
         Case {
-            name: "alphabeta:depth=2,noise=10, standard",
+            name: "alphabeta:depth=2,noise=10,hash=1, standard",
             variant: "standard",
-            agent: "alphabeta:depth=2,noise=10",
+            agent: "alphabeta:depth=2,noise=10,hash=1",
             games: 40,
             max_plies: 1000,
         },
     ];
     for case in &cases {
         let _warm_up = games_per_second(case, 2, 1);
-        let (one, plies) = games_per_second(case, 1, scale);
-        let (two, _) = games_per_second(case, 2, scale);
+        let (one, plies, cpu_one) = games_per_second(case, 1, scale);
+        let (two, _, cpu_two) = games_per_second(case, 2, scale);
+        let cpu = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.3}"));
         println!(
-            "{:<52} 1 thread {:>9.1} games/s   2 threads {:>9.1} games/s   speed-up {:.2}x   \
-             mean {:.0} plies",
+            "{:<52} 1 thread {:>8.1} games/s, {} CPU ms/game | 2 threads {:>8.1} games/s, \
+             {} CPU ms/game | speed-up {:.2}x | mean {:.0} plies",
             case.name,
             one,
+            cpu(cpu_one),
             two,
+            cpu(cpu_two),
             two / one,
             plies
         );

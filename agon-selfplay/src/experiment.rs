@@ -200,11 +200,10 @@ impl Experiment {
 /// Separates the opening streams from the agent streams of the same seed.
 const OPENING_SALT: u64 = 0x6F70_656E_696E_6773;
 
-/// The canonical spec of an agent, or a settings error naming the bad spec.
+/// The canonical spec of an agent (or an external engine), or a settings error naming the
+/// bad spec.
 pub fn canonical_spec(spec: &str) -> Result<String> {
-    agon_core::agents::from_spec(spec, 0)
-        .map(|agent| agent.spec())
-        .map_err(|e| Error::Settings(e.to_string()))
+    crate::external::canonical_spec(spec)
 }
 
 /// `--shard K/N`: this process plays only the games whose index is `K` modulo `N`.

@@ -19,6 +19,7 @@ pub mod charts;
 pub mod config;
 pub mod error;
 pub mod experiment;
+pub mod external;
 pub mod merge;
 pub mod play;
 pub mod progress;

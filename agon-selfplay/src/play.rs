@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::GameSpec;
-use agon_core::agents::{from_spec, Agent};
+use crate::external::{Player, Refusal};
 use agon_core::{Action, ActionList, Game, Rng, Side};
 use std::time::Instant;
 
@@ -20,6 +20,9 @@ pub struct PlayedGame {
     pub counts: PlyCounts,
     /// Whether either agent's choices depended on the clock.
     pub time_limited: bool,
+    /// When an external engine lost by the referee's decision (`illegal-move`, `crash`,
+    /// `timeout`): which side and what it did.
+    pub forfeit: Option<String>,
     /// Wall-clock time of the game, in milliseconds.
     pub duration_ms: f64,
 }
@@ -86,14 +89,12 @@ pub fn random_opening(spec: &GameSpec, plies: u32) -> Game {
 /// `max_plies` plies have been played (an adjudicated `move-limit` draw).
 pub fn play(spec: &GameSpec, opening_plies: u32, max_plies: u32) -> Result<PlayedGame> {
     let started = Instant::now();
-    let agent = |name: &str, seed: u64| -> Result<Box<dyn Agent>> {
-        from_spec(name, seed).map_err(|e| Error::Settings(e.to_string()))
-    };
     let mut agents = [
-        agent(&spec.white, spec.white_seed)?,
-        agent(&spec.black, spec.black_seed)?,
+        Player::new(&spec.white, spec.white_seed, spec.rules)?,
+        Player::new(&spec.black, spec.black_seed, spec.rules)?,
     ];
     let time_limited = agents.iter().any(|a| a.is_time_limited());
+    let mut forfeit = None;
     let mut game = random_opening(spec, opening_plies);
     let opening: Vec<Action> = game.plies().iter().map(|p| p.action).collect();
     while !game.is_over() {
@@ -102,7 +103,15 @@ pub fn play(spec: &GameSpec, opening_plies: u32, max_plies: u32) -> Result<Playe
             break;
         }
         let decider = game.position().decider();
-        let action = agents[decider.index()].choose(&game);
+        let action = match agents[decider.index()].choose(&game) {
+            Ok(action) => action,
+            Err(Refusal::Forfeit(failure)) => {
+                game.forfeit(decider, failure.termination);
+                forfeit = Some(format!("{decider}: {}", failure.reason));
+                break;
+            }
+            Err(Refusal::Error(e)) => return Err(e),
+        };
         if let Err(why) = game.play(action) {
             let name = match decider {
                 Side::White => &spec.white,
@@ -121,6 +130,7 @@ pub fn play(spec: &GameSpec, opening_plies: u32, max_plies: u32) -> Result<Playe
         game,
         opening,
         time_limited,
+        forfeit,
         duration_ms: started.elapsed().as_secs_f64() * 1000.0,
     })
 }

@@ -13,6 +13,12 @@ const FIRST_TAG: &str = "[Event \"agon-selfplay\"]";
 /// then `Index`, `Seed`, `PlyCount` (and `TimeLimited` when an agent used the clock); the
 /// movetext with every capture annotated; and a blank line that separates records.
 pub fn write_record(row: &GameRow, game: &Game) -> String {
+    write_record_with(row, game, &[])
+}
+
+/// [`write_record`] with more tags after the others (`Forfeit`: which side an external
+/// engine's failure cost the game, and what it did).
+pub fn write_record_with(row: &GameRow, game: &Game, extra: &[(&str, &str)]) -> String {
     let round = (row.index + 1).to_string();
     let index = row.index.to_string();
     let seed = row.seed.to_string();
@@ -29,6 +35,7 @@ pub fn write_record(row: &GameRow, game: &Game) -> String {
     if row.time_limited {
         tags.push(("TimeLimited", "yes"));
     }
+    tags.extend_from_slice(extra);
     let mut text = GameRecord::from_game(game, &tags).to_string();
     text.push('\n');
     text

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::experiment::Experiment;
 use crate::play::play;
-use crate::record::write_record;
+use crate::record::{write_record, write_record_with};
 use crate::row::GameRow;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +23,10 @@ pub fn play_one(experiment: &Experiment, index: u64) -> Result<Finished> {
     let spec = experiment.game(index);
     let played = play(&spec, experiment.opening_plies, experiment.max_plies)?;
     let row = GameRow::new(experiment, &spec, &played);
-    let record = write_record(&row, &played.game);
+    let record = match &played.forfeit {
+        Some(note) => write_record_with(&row, &played.game, &[("Forfeit", note)]),
+        None => write_record(&row, &played.game),
+    };
     Ok(Finished { row, record })
 }
 

@@ -7,8 +7,7 @@ use super::spec::EngineSpec;
 use agon_core::{Action, Game, Rules, Termination};
 use agon_notation::parse_action;
 use agon_notation::protocol::{
-    read_line, Command, EngineMessage, EngineOption, Line, OptionKind, PositionCommand,
-    MAX_LINE,
+    read_line, Command, EngineMessage, EngineOption, Line, OptionKind, PositionCommand, MAX_LINE,
 };
 use std::io::{self, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, ExitStatus, Stdio};
@@ -116,9 +115,9 @@ impl Engine {
                     }
                 )));
             };
-            option.check_value(value).map_err(|e| {
-                StartError::Settings(format!("engine `{}`: {e}", spec.program))
-            })?;
+            option
+                .check_value(value)
+                .map_err(|e| StartError::Settings(format!("engine `{}`: {e}", spec.program)))?;
             let command = Command::SetOption {
                 name: option.name.clone(),
                 value: Some(value.clone()),
@@ -136,7 +135,9 @@ impl Engine {
                 EngineMessage::Option(option) => self.options.push(option),
                 EngineMessage::AgonOk => return Ok(()),
                 EngineMessage::Error(text) => {
-                    return Err(Failure::crash(format!("answered `agon` with `error {text}`")))
+                    return Err(Failure::crash(format!(
+                        "answered `agon` with `error {text}`"
+                    )))
                 }
                 _ => {}
             }
@@ -193,9 +194,7 @@ impl Engine {
                         });
                 }
                 EngineMessage::Error(text) => {
-                    return Err(Failure::crash(format!(
-                        "answered `go` with `error {text}`"
-                    )))
+                    return Err(Failure::crash(format!("answered `go` with `error {text}`")))
                 }
                 _ => {}
             }

@@ -48,8 +48,7 @@ impl EngineSpec {
         let mut words = parts.next().unwrap_or_default().split_whitespace();
         let Some(program) = words.next() else {
             return Err(error(
-                "the command is missing; expected `engine:PROGRAM [ARGS...][,key=value...]`"
-                    .into(),
+                "the command is missing; expected `engine:PROGRAM [ARGS...][,key=value...]`".into(),
             ));
         };
         let mut parsed = EngineSpec {
