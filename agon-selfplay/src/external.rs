@@ -43,7 +43,7 @@ pub enum Player {
     /// An agent of agon-core.
     Agent(Box<dyn Agent>),
     /// An external engine, started (or taken from the idle ones) on its first action.
-    Engine(EnginePlayer),
+    Engine(Box<EnginePlayer>),
 }
 
 /// An external engine playing one game.
@@ -70,14 +70,14 @@ impl Player {
     /// The player a spec names, for one game under `rules`, seeded with `seed`.
     pub fn new(spec: &str, seed: u64, rules: Rules) -> Result<Player> {
         match EngineSpec::parse(spec).map_err(Error::Settings)? {
-            Some(engine) => Ok(Player::Engine(EnginePlayer {
+            Some(engine) => Ok(Player::Engine(Box::new(EnginePlayer {
                 key: engine.canonical(),
                 spec: engine,
                 rules,
                 seed,
                 engine: None,
                 failed: false,
-            })),
+            }))),
             None => from_spec(spec, seed)
                 .map(Player::Agent)
                 .map_err(|e| Error::Settings(e.to_string())),

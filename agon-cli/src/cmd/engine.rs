@@ -138,7 +138,7 @@ impl Engine {
                     return Flow::Continue;
                 }
                 Command::Quit => return Flow::Quit,
-                _ if thinking.stop_requested() || thinking.is_finished() => self.collect(),
+                _ if thinking.stop_requested() || thinking.is_over() => self.collect(),
                 other => {
                     send_error(format!(
                         "{}: busy thinking; send `stop` or wait for `bestmove` first",

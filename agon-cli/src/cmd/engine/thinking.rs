@@ -19,6 +19,8 @@ pub struct Thinking {
     stop: Arc<AtomicBool>,
     /// Set to end the search without answering (`quit`).
     quiet: Arc<AtomicBool>,
+    /// Set by the search thread just before it answers: from then on it only ends.
+    answered: Arc<AtomicBool>,
     /// Whether this is `go infinite` (which answers only after `stop`).
     infinite: bool,
 }
@@ -28,7 +30,9 @@ impl Thinking {
     pub fn start(mut agent: Box<dyn Agent>, game: Game, go: Go) -> Thinking {
         let stop = Arc::new(AtomicBool::new(false));
         let quiet = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
         let (thread_stop, thread_quiet) = (stop.clone(), quiet.clone());
+        let thread_answered = answered.clone();
         let handle = thread::spawn(move || {
             let root = *game.position();
             let mut report = |r: &SearchReport| send(EngineMessage::Info(info(r, &root)));
@@ -44,6 +48,7 @@ impl Thinking {
                     thread::park();
                 }
             }
+            thread_answered.store(true, Ordering::SeqCst);
             if !thread_quiet.load(Ordering::SeqCst) {
                 let token = annotate(&root, &[action]).pop();
                 send(EngineMessage::BestMove(
@@ -56,6 +61,7 @@ impl Thinking {
             handle,
             stop,
             quiet,
+            answered,
             infinite: go.infinite,
         }
     }
@@ -78,9 +84,10 @@ impl Thinking {
         self.stop.load(Ordering::SeqCst)
     }
 
-    /// Whether the thread has answered and ended.
-    pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
+    /// Whether the search is over (its answer is written or being written), so that
+    /// joining it does not wait for a search.
+    pub fn is_over(&self) -> bool {
+        self.answered.load(Ordering::SeqCst) || self.handle.is_finished()
     }
 
     /// Waits for the thread and takes the agent back (`None` if the search panicked).
