@@ -177,6 +177,12 @@ pub fn render_summary(summary: &Summary) -> String {
     out.push_str("\nEndings (games by result and termination)\n");
     let mut kinds: Vec<(GameResult, Termination)> = OUTCOME_KINDS.to_vec();
     kinds.push((GameResult::Draw, Termination::MoveLimit));
+    // Endings outside the rules (an external engine's forfeit) only when they occurred.
+    for t in summary.groups.iter().flat_map(|g| &g.by_termination) {
+        if !kinds.contains(&(t.result, t.termination)) {
+            kinds.push((t.result, t.termination));
+        }
+    }
     let headings: Vec<String> = kinds.iter().map(|&(r, t)| outcome_heading(r, t)).collect();
     let heading_refs: Vec<&str> = headings.iter().map(String::as_str).collect();
     let mut t = Table::new(&with_keys(&key_headers, &heading_refs), nkeys);
