@@ -130,6 +130,9 @@ pub struct EloEstimate {
     pub p_value: Option<f64>,
     /// Whether `p < 0.05`.
     pub significant: bool,
+    /// Whether the advantage stays significant at 5% after Holm's correction for testing
+    /// every (variant, pairing) group of the report at once.
+    pub significant_holm: bool,
 }
 
 /// Game length in plies.
@@ -200,6 +203,7 @@ impl Summary {
             let first = (pairing.first != pairing.second).then_some(pairing.first.as_str());
             groups.push(GroupSummary::new(variant, &pairing.label(), first, rows));
         }
+        holm(&mut groups);
         if experiment.pairings.len() > 1 {
             let per_variant = experiment.pairings.len();
             for (v, variant) in experiment.variants.iter().enumerate() {
@@ -398,6 +402,26 @@ fn elo_estimate(white: &Trinomial, pairs: &PairStats) -> EloEstimate {
         z,
         p_value,
         significant: p_value.is_some_and(|p| p < 0.05),
+        significant_holm: false,
+    }
+}
+
+/// Holm's step-down correction at 5% over the given groups: sort their p-values
+/// ascending; the k-th smallest (k = 0, 1, ...) is significant while `p ≤ 0.05/(m - k)`,
+/// and every test after the first one that fails is not.
+fn holm(groups: &mut [GroupSummary]) {
+    let mut order: Vec<(f64, usize)> = groups
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.first_player_elo.p_value.map(|p| (p, i)))
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let m = order.len();
+    for (k, &(p, i)) in order.iter().enumerate() {
+        if p > 0.05 / (m - k) as f64 {
+            break;
+        }
+        groups[i].first_player_elo.significant_holm = true;
     }
 }
 
@@ -501,5 +525,25 @@ mod tests {
         assert!((e.low.unwrap() - elo_from_score(0.75 - Z95 * se).unwrap()).abs() < 1e-9);
         assert!((e.z.unwrap() - 0.25 / se).abs() < 1e-9);
         assert!(e.significant);
+        assert!(e.significant_holm, "one test: Holm is the plain test");
+    }
+
+    #[test]
+    fn holm_steps_down() {
+        let mut groups: Vec<GroupSummary> = [0.04, 0.01, 0.03, 0.2]
+            .iter()
+            .map(|&p| {
+                let mut g = GroupSummary::new("standard", "x", None, &[]);
+                g.first_player_elo.p_value = Some(p);
+                g
+            })
+            .collect();
+        holm(&mut groups);
+        // Sorted: 0.01 <= 0.05/4 yes; 0.03 <= 0.05/3 no: stop.
+        let flags: Vec<bool> = groups
+            .iter()
+            .map(|g| g.first_player_elo.significant_holm)
+            .collect();
+        assert_eq!(flags, [false, true, false, false]);
     }
 }

@@ -149,6 +149,7 @@ pub fn render_summary(summary: &Summary) -> String {
                 "Elo 95%",
                 "p",
                 "sig.",
+                "Holm",
             ],
         ),
         nkeys,
@@ -169,6 +170,7 @@ pub fn render_summary(summary: &Summary) -> String {
             format!("[{}, {}]", signed(elo.low), signed(elo.high)),
             elo.p_value.map_or("-".into(), p_value),
             if elo.significant { "yes" } else { "no" }.into(),
+            if elo.significant_holm { "yes" } else { "no" }.into(),
         ]);
         t.push(row);
     }
