@@ -182,6 +182,39 @@ impl LegalActions {
         self.forced_pass() || self.any_unforced()
     }
 
+    /// Whether an action is legal: a membership test on the sets, far cheaper than
+    /// [`Position::check`] (which agrees with it and explains refusals).
+    pub fn contains(&self, action: Action) -> bool {
+        match (self.kind, action) {
+            (Kind::Placement { kind, to }, Action::Place { kind: k, to: c }) => {
+                kind == k && to.contains(c)
+            }
+            (Kind::Relocation { from, to }, Action::Relocate { from: f, to: c }) => {
+                from.contains(f) && to.contains(c)
+            }
+            (
+                Kind::Normal {
+                    guard_to,
+                    queen,
+                    queen_to,
+                    ..
+                },
+                Action::Step { from, to },
+            ) => {
+                if queen == Some(from) {
+                    queen_to.contains(to)
+                } else {
+                    // The guard sets are translated sources: `to` in direction d's set
+                    // means a movable guard stands on `to - d`.
+                    from.direction_to(to)
+                        .is_some_and(|d| guard_to[d.index()].contains(to))
+                }
+            }
+            (Kind::Normal { pass, .. }, Action::Pass) => pass || self.is_forced_pass(),
+            _ => false,
+        }
+    }
+
     /// Writes every legal action into `list` (cleared first).
     pub fn generate(&self, list: &mut ActionList) {
         list.clear();

@@ -150,12 +150,18 @@ fn check_accepts_exactly_the_generated_actions() {
                 for &a in &generated {
                     assert_eq!(p.check(a), Ok(()), "`{rules}`: generated {a} refused\n{p}");
                 }
+                let legal = p.legal();
                 for a in candidates(p) {
                     let accepted = p.check(a).is_ok();
                     assert_eq!(
                         accepted,
                         generated.binary_search(&a).is_ok(),
                         "`{rules}`: check and the generator disagree on {a}\n{p}"
+                    );
+                    assert_eq!(
+                        accepted,
+                        legal.contains(a),
+                        "`{rules}`: check and LegalActions::contains disagree on {a}\n{p}"
                     );
                     tried += 1;
                 }
