@@ -62,6 +62,16 @@ pub struct Ply {
     pub captures: Bitboard,
 }
 
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("rules", &self.rules().to_string())
+            .field("plies", &self.plies)
+            .field("outcome", &self.outcome)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A game in progress or finished.
 #[derive(Clone)]
 pub struct Game {
@@ -111,7 +121,8 @@ impl Game {
             legal: OnceCell::new(),
         };
         let last_mover = !start.to_move();
-        game.outcome = formation_outcome(&start, last_mover);
+        game.outcome =
+            formation_outcome(&start, last_mover).or_else(|| double_pass_outcome(&start));
         if game.outcome.is_none() {
             game.outcome = game.no_move_outcome();
         }
