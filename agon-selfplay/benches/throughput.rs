@@ -14,6 +14,8 @@ use std::time::Instant;
 
 struct Case {
     name: &'static str,
+    /// Write the output files (else keep the games in memory).
+    files: bool,
     variant: &'static str,
     agent: &'static str,
     games: u64,
@@ -42,7 +44,7 @@ fn games_per_second(case: &Case, threads: usize, scale: u64) -> (f64, f64, Optio
     let dir = std::env::temp_dir().join(format!("agon-selfplay-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let options = RunOptions {
-        out: Some(dir.clone()),
+        out: case.files.then(|| dir.clone()),
         resume: false,
         threads,
         progress: false,
@@ -69,7 +71,16 @@ fn main() {
         .unwrap_or(1);
     let cases = [
         Case {
+            name: "random, standard, ply limit 1000, no files",
+            files: false,
+            variant: "standard",
+            agent: "random",
+            games: 4000,
+            max_plies: 1000,
+        },
+        Case {
             name: "random, standard, ply limit 1000",
+            files: true,
             variant: "standard",
             agent: "random",
             games: 4000,
@@ -77,6 +88,7 @@ fn main() {
         },
         Case {
             name: "random, ludii, ply limit 2500 (Ludii: 34 games/s)",
+            files: true,
             variant: "ludii",
             agent: "random",
             games: 2000,
@@ -84,6 +96,7 @@ fn main() {
         },
         Case {
             name: "alphabeta:depth=2,noise=10,hash=1, standard",
+            files: true,
             variant: "standard",
             agent: "alphabeta:depth=2,noise=10,hash=1",
             games: 40,

@@ -1,5 +1,5 @@
 //! Running games in parallel (rayon) and handing each finished game, in completion order,
-//! to one consumer on the calling thread (which writes files and moves the progress bar).
+//! to one consumer (which writes files and moves the progress bar).
 
 use crate::error::{Error, Result};
 use crate::experiment::Experiment;
@@ -8,7 +8,7 @@ use crate::record::{write_record, write_record_with};
 use crate::row::GameRow;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
 
 /// A finished game: its CSV row and its record.
 pub struct Finished {
@@ -31,46 +31,41 @@ pub fn play_one(experiment: &Experiment, index: u64) -> Result<Finished> {
 }
 
 /// Plays the games `indices` on `threads` worker threads and calls `consume` for each
-/// finished game on the calling thread, in completion order. Stops at the first error
-/// (from a game or from `consume`); games being played then are abandoned.
+/// finished game, in completion order, one game at a time (the worker that finished the
+/// game calls it under a lock: no extra thread competes with the workers for the cores).
+/// Stops at the first error (from a game or from `consume`); games being played then are
+/// abandoned.
 pub fn run_games(
     experiment: &Experiment,
     indices: &[u64],
     threads: usize,
-    mut consume: impl FnMut(Finished) -> Result<()>,
+    consume: impl FnMut(Finished) -> Result<()> + Send,
 ) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| Error::Settings(format!("cannot start {threads} threads: {e}")))?;
     let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::sync_channel::<Result<Finished>>(2 * threads.max(1) + 2);
-    std::thread::scope(|scope| {
-        let stop = &stop;
-        scope.spawn(move || {
-            pool.install(|| {
-                indices
-                    .par_iter()
-                    .with_max_len(1)
-                    .for_each_with(sender, |sender, &index| {
-                        if stop.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        if sender.send(play_one(experiment, index)).is_err() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    });
-            });
-        });
-        let mut outcome = Ok(());
-        for message in receiver.iter() {
-            if let Err(e) = message.and_then(&mut consume) {
-                stop.store(true, Ordering::Relaxed);
-                outcome = Err(e);
-                break;
+    let sink = Mutex::new((consume, None::<Error>));
+    pool.install(|| {
+        indices.par_iter().with_max_len(1).for_each(|&index| {
+            if stop.load(Ordering::Relaxed) {
+                return;
             }
-        }
-        drop(receiver);
-        outcome
-    })
+            let finished = play_one(experiment, index);
+            let mut guard = sink.lock().unwrap_or_else(PoisonError::into_inner);
+            let (consume, error) = &mut *guard;
+            if error.is_some() {
+                return;
+            }
+            if let Err(e) = finished.and_then(&mut *consume) {
+                *error = Some(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+    });
+    match sink.into_inner().unwrap_or_else(PoisonError::into_inner).1 {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }

@@ -148,7 +148,7 @@ fn a_killed_run_resumes_to_the_same_games() {
         "--agent",
         "random",
         "--games",
-        "1200",
+        "3000",
         "--max-plies",
         "1000",
         "--seed",
@@ -170,7 +170,7 @@ fn a_killed_run_resumes_to_the_same_games() {
     child.wait().unwrap();
     let at_kill = rows_in(&killed.join("games.csv"));
     assert!(
-        (10..1200).contains(&at_kill),
+        (10..3000).contains(&at_kill),
         "the run was killed mid-way ({at_kill} games written)"
     );
     assert!(!killed.join("summary.json").exists());
@@ -194,5 +194,5 @@ fn a_killed_run_resumes_to_the_same_games() {
     )
     .ok();
     assert_same_outputs(&whole, &killed);
-    assert_eq!(csv_rows(&read(&killed, "games.csv")).len(), 1200);
+    assert_eq!(csv_rows(&read(&killed, "games.csv")).len(), 3000);
 }
