@@ -12,7 +12,7 @@ const AGENTS: [&str; 5] = [
     "alphabeta:depth=1",
     "alphabeta:depth=4",
     "alphabeta:nodes=2000",
-    "mcts:playouts=1000",
+    "mcts:playouts=2000",
 ];
 
 fn cell(name: &str) -> Cell {

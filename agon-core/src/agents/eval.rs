@@ -34,6 +34,7 @@ pub(crate) struct Weights {
     pub guard_ring1_throne_lost: i32,
     /// Each enemy piece on ring 1 (it blocks a cell of the formation until captured).
     pub enemy_on_ring1: i32,
+
     /// A captured guard waiting to be relocated (it also loses its ring progress).
     pub captured_guard: i32,
     /// A captured queen's tempo loss (on top of the value of the cell she will get).
@@ -48,6 +49,36 @@ pub(crate) struct Weights {
     pub tempo: i32,
 }
 
+impl Weights {
+    /// The names [`Weights::slot`] knows.
+    const NAMES: &'static str = "queen_ring.0-5, guard_ring.1-5, formation.0-6, \
+        guard_ring1_throne_lost, enemy_on_ring1, captured_guard, captured_queen, \
+        threat_to_move, threat_waiting, mobility, tempo";
+
+    /// The weight called `name`.
+    fn slot(&mut self, name: &str) -> Option<&mut i32> {
+        let (field, index) = match name.split_once('.') {
+            Some((f, i)) => (f, Some(i.parse::<usize>().ok()?)),
+            None => (name, None),
+        };
+        let table = |t: &'static str| t == field;
+        match (field, index) {
+            (_, Some(i)) if table("queen_ring") => self.queen_ring.get_mut(i),
+            (_, Some(i)) if table("guard_ring") => self.guard_ring.get_mut(i),
+            (_, Some(i)) if table("formation") => self.formation.get_mut(i),
+            ("guard_ring1_throne_lost", None) => Some(&mut self.guard_ring1_throne_lost),
+            ("enemy_on_ring1", None) => Some(&mut self.enemy_on_ring1),
+            ("captured_guard", None) => Some(&mut self.captured_guard),
+            ("captured_queen", None) => Some(&mut self.captured_queen),
+            ("threat_to_move", None) => Some(&mut self.threat_to_move),
+            ("threat_waiting", None) => Some(&mut self.threat_waiting),
+            ("mobility", None) => Some(&mut self.mobility),
+            ("tempo", None) => Some(&mut self.tempo),
+            _ => None,
+        }
+    }
+}
+
 impl Default for Weights {
     fn default() -> Weights {
         Weights {
@@ -58,8 +89,8 @@ impl Default for Weights {
             enemy_on_ring1: -30,
             captured_guard: -30,
             captured_queen: -40,
-            threat_to_move: 70,
-            threat_waiting: 15,
+            threat_to_move: 90,
+            threat_waiting: 35,
             mobility: 2,
             tempo: 8,
         }
@@ -72,6 +103,13 @@ pub(crate) struct Evaluator {
     weights: Weights,
     noise: i32,
     salt: u64,
+}
+
+/// An evaluator with weight overrides (invalid ones are ignored: specs check them).
+pub(crate) fn evaluator(noise: u32, salt: u64, overrides: &str) -> Evaluator {
+    Evaluator::new(noise, salt)
+        .with_overrides(overrides)
+        .unwrap_or_else(|_| Evaluator::new(noise, salt))
 }
 
 /// A position's evaluation.
@@ -94,10 +132,24 @@ impl Evaluator {
         }
     }
 
-    /// The weights (for experiments).
-    #[allow(dead_code)]
-    pub(crate) fn weights_mut(&mut self) -> &mut Weights {
-        &mut self.weights
+    /// The evaluator with some weights changed: `overrides` is `name:value` pairs joined
+    /// by `+`, where a name is a field of [`Weights`], with `.k` for entry `k` of a table
+    /// (`mobility:0+queen_ring.1:150`).
+    pub(crate) fn with_overrides(mut self, overrides: &str) -> Result<Evaluator, String> {
+        for part in overrides.split('+').filter(|p| !p.is_empty()) {
+            let (name, value) = part
+                .split_once(':')
+                .ok_or_else(|| format!("weight `{part}` is not name:value"))?;
+            let value: i32 = value
+                .parse()
+                .map_err(|_| format!("weight `{part}`: `{value}` is not a whole number"))?;
+            let slot = self
+                .weights
+                .slot(name)
+                .ok_or_else(|| format!("unknown weight `{name}`; weights: {}", Weights::NAMES))?;
+            *slot = value;
+        }
+        Ok(self)
     }
 
     /// The evaluation from `side`'s point of view, or `None` when the side to move has no
@@ -163,22 +215,22 @@ impl Evaluator {
             Phase::Relocation => pos.rules().relocations_interact(),
             Phase::Placement => false,
         };
-        if mover_can_capture && pos.decider() == to_move {
+        if mover_can_capture && w.threat_to_move != 0 && pos.decider() == to_move {
             let reach = match phase {
                 Phase::Normal => steps[to_move.index()].targets,
                 _ => relocation_targets(pos, to_move),
             };
-            let threats = features::captures(pos, to_move, reach).victims;
-            if threats.any() {
-                let gain = self.best_victim(pos, threats);
+            let cells = features::capture_cells(pos, to_move) & reach;
+            if cells.any() {
+                let gain = self.best_victim(pos, features::victims(pos, to_move, cells));
                 score[to_move.index()] += gain * w.threat_to_move / 100;
             }
         }
         let waiting = !to_move;
-        if phase != Phase::Placement {
-            let threats = features::captures(pos, waiting, steps[waiting.index()].targets).victims;
-            if threats.any() {
-                let gain = self.best_victim(pos, threats);
+        if phase != Phase::Placement && w.threat_waiting != 0 {
+            let cells = features::capture_cells(pos, waiting) & steps[waiting.index()].targets;
+            if cells.any() {
+                let gain = self.best_victim(pos, features::victims(pos, waiting, cells));
                 score[waiting.index()] += gain * w.threat_waiting / 100;
             }
         }

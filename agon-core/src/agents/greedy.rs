@@ -1,7 +1,7 @@
 //! The greedy agent: plays every legal action, evaluates the position it leads to, and
 //! picks the best, breaking ties at random (seeded).
 
-use super::eval::{Evaluator, Verdict};
+use super::eval::{evaluator, Evaluator, Verdict};
 use super::history::History;
 use super::spec::{OptionInfo, Options};
 use super::terminal::{judge, Terminal};
@@ -17,12 +17,19 @@ pub struct GreedyConfig {
     pub seed: u64,
     /// Whether the seed came from the spec (then the spec shows it).
     pub seed_in_spec: bool,
+    /// Evaluation weight overrides, `name:value` joined by `+` (`weights=`; for tuning;
+    /// invalid ones are ignored when the config is built by hand).
+    pub weights: String,
 }
 
 impl GreedyConfig {
     /// The options `greedy` accepts.
     pub(crate) const OPTIONS: &'static [OptionInfo] = &[
         ("noise", "evaluation noise, 0-1000"),
+        (
+            "weights",
+            "evaluation weight overrides, name:value+name:value",
+        ),
         ("seed", "whole number"),
     ];
 
@@ -33,6 +40,7 @@ impl GreedyConfig {
             noise: options.uint("noise", 0, 1000)?.unwrap_or(0) as u32,
             seed: spec_seed.unwrap_or(seed),
             seed_in_spec: spec_seed.is_some(),
+            weights: options.weights()?,
         })
     }
 
@@ -41,6 +49,9 @@ impl GreedyConfig {
         let mut parts = Vec::new();
         if self.noise > 0 {
             parts.push(format!("noise={}", self.noise));
+        }
+        if !self.weights.is_empty() {
+            parts.push(format!("weights={}", self.weights));
         }
         if self.seed_in_spec {
             parts.push(format!("seed={}", self.seed));
@@ -67,7 +78,7 @@ impl GreedyAgent {
         let mut rng = Rng::new(config.seed);
         let salt = rng.next_u64();
         GreedyAgent {
-            eval: Evaluator::new(config.noise, salt),
+            eval: evaluator(config.noise, salt, &config.weights),
             config,
             rng,
             history: History::new(),

@@ -158,12 +158,36 @@ impl<'a> Options<'a> {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Evaluation weight overrides (`weights=name:value+name:value`), checked; empty if
+    /// the option is not given.
+    pub(crate) fn weights(&self) -> Result<String, String> {
+        let text = self.value("weights").unwrap_or("");
+        super::eval::Evaluator::new(0, 0)
+            .with_overrides(text)
+            .map_err(|e| format!("`weights={text}`: {e}"))?;
+        Ok(text.to_string())
+    }
+
     /// A whole number in `min..=max`, if the option is given.
     pub(crate) fn uint(&self, key: &str, min: u64, max: u64) -> Result<Option<u64>, String> {
         let Some(text) = self.value(key) else {
             return Ok(None);
         };
         match text.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(format!(
+                "`{key}={text}`: `{key}` of `{}` takes a whole number from {min} to {max}",
+                self.agent
+            )),
+        }
+    }
+
+    /// A whole number, possibly negative, in `min..=max`, if the option is given.
+    pub(crate) fn int(&self, key: &str, min: i64, max: i64) -> Result<Option<i64>, String> {
+        let Some(text) = self.value(key) else {
+            return Ok(None);
+        };
+        match text.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
             _ => Err(format!(
                 "`{key}={text}`: `{key}` of `{}` takes a whole number from {min} to {max}",
@@ -283,6 +307,13 @@ mod tests {
             "`alphabeta:depth=3,depth=4` is not an agent: option `depth` is given twice"
         );
         assert!(message("mcts:exploration=-1").contains("takes a number from 0 to 10"));
+        let m = message("greedy:weights=speed:3");
+        assert!(
+            m.contains("`weights=speed:3`: unknown weight `speed`; weights: queen_ring.0-5,"),
+            "{m}"
+        );
+        let m = message("alphabeta:weights=tempo:x");
+        assert!(m.contains("`x` is not a whole number"), "{m}");
     }
 
     #[test]
@@ -301,6 +332,10 @@ mod tests {
         assert_eq!(
             spec("alphabeta:quiescence=off"),
             "alphabeta:depth=4,quiescence=off"
+        );
+        assert_eq!(
+            spec("alphabeta:weights=mobility:0+queen_ring.1:150,depth=3"),
+            "alphabeta:depth=3,weights=mobility:0+queen_ring.1:150"
         );
         assert_eq!(spec("mcts"), "mcts:playouts=1000");
         assert_eq!(spec("mcts:ms=50"), "mcts:ms=50");

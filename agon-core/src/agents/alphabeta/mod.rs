@@ -8,7 +8,7 @@ mod tt;
 
 pub use search::SearchReport;
 
-use super::eval::Evaluator;
+use super::eval::evaluator;
 use super::spec::{OptionInfo, Options};
 use super::{Agent, SearchControl};
 use crate::{Action, Game};
@@ -30,15 +30,23 @@ pub struct AlphaBetaConfig {
     pub hash_mb: usize,
     /// Whether leaves are searched for captures (`quiescence=on|off`).
     pub quiescence: bool,
+    /// What a draw costs the searching side, in evaluation units (`contempt=`): positive
+    /// values make it avoid repetitions unless it is behind.
+    pub contempt: i32,
     /// The seed (noise and nothing else depends on it).
     pub seed: u64,
     /// Whether the seed came from the spec (then the spec shows it).
     pub seed_in_spec: bool,
+    /// Evaluation weight overrides, `name:value` joined by `+` (`weights=`; for tuning;
+    /// invalid ones are ignored when the config is built by hand).
+    pub weights: String,
 }
 
 impl AlphaBetaConfig {
     /// Depth when no limit is given.
     pub const DEFAULT_DEPTH: u32 = 4;
+    /// Default contempt for draws.
+    pub const DEFAULT_CONTEMPT: i32 = 50;
     /// Default table size in MB.
     pub const DEFAULT_HASH_MB: usize = 16;
 
@@ -50,6 +58,11 @@ impl AlphaBetaConfig {
         ("noise", "evaluation noise, 0-1000"),
         ("hash", "table size in MB, 1-4096"),
         ("quiescence", "on or off"),
+        ("contempt", "what a draw costs, -1000 to 1000"),
+        (
+            "weights",
+            "evaluation weight overrides, name:value+name:value",
+        ),
         ("seed", "whole number"),
     ];
 
@@ -65,8 +78,12 @@ impl AlphaBetaConfig {
                 .uint("hash", 1, 4096)?
                 .map_or(AlphaBetaConfig::DEFAULT_HASH_MB, |h| h as usize),
             quiescence: options.switch("quiescence")?.unwrap_or(true),
+            contempt: options
+                .int("contempt", -1000, 1000)?
+                .map_or(AlphaBetaConfig::DEFAULT_CONTEMPT, |c| c as i32),
             seed: spec_seed.unwrap_or(seed),
             seed_in_spec: spec_seed.is_some(),
+            weights: options.weights()?,
         })
     }
 
@@ -79,8 +96,10 @@ impl AlphaBetaConfig {
             noise: 0,
             hash_mb: AlphaBetaConfig::DEFAULT_HASH_MB,
             quiescence: true,
+            contempt: AlphaBetaConfig::DEFAULT_CONTEMPT,
             seed,
             seed_in_spec: false,
+            weights: String::new(),
         }
     }
 
@@ -118,6 +137,12 @@ impl AlphaBetaConfig {
         }
         if !self.quiescence {
             parts.push("quiescence=off".into());
+        }
+        if self.contempt != AlphaBetaConfig::DEFAULT_CONTEMPT {
+            parts.push(format!("contempt={}", self.contempt));
+        }
+        if !self.weights.is_empty() {
+            parts.push(format!("weights={}", self.weights));
         }
         if self.seed_in_spec {
             parts.push(format!("seed={}", self.seed));
@@ -160,9 +185,10 @@ impl AlphaBetaAgent {
         let searcher = self.searcher.get_or_insert_with(|| {
             let salt = crate::Rng::new(config.seed).next_u64();
             Searcher::new(
-                Evaluator::new(config.noise, salt),
+                evaluator(config.noise, salt, &config.weights),
                 config.hash_mb,
                 config.quiescence,
+                config.contempt,
             )
         });
         let report = searcher.think_with(game, limits, stop, on_iteration);

@@ -76,6 +76,18 @@ impl Ordering {
         self.history[Ordering::history_index(side, action)] + inward(action)
     }
 
+    /// The two killer actions of a ply, encoded (0 = none).
+    #[inline]
+    pub(crate) fn killers(&self, ply: usize) -> [u16; 2] {
+        self.killers[ply]
+    }
+
+    /// The ordering key of a quiet action: its history score, then how far inward it goes.
+    #[inline]
+    pub(crate) fn quiet_key(&self, side: Side, action: Action) -> i32 {
+        self.history[Ordering::history_index(side, action)] + inward(action)
+    }
+
     /// Records a quiet action of `side` that caused a cut-off at `ply` with `depth` left.
     #[inline]
     pub(crate) fn cutoff(&mut self, side: Side, action: Action, ply: usize, depth: i32) {

@@ -24,6 +24,8 @@ const WIN_BOUND: i32 = WIN - 1000;
 const INFINITY: i32 = WIN + 1;
 /// Deepest ply the search reaches (iterative depth plus quiescence).
 pub(crate) const MAX_PLY: usize = 160;
+/// Entries of the evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
 /// Deepest chain of captures the quiescence search follows.
 const MAX_QUIESCENCE: usize = 12;
 
@@ -80,6 +82,13 @@ pub(crate) struct Searcher {
     lists: Vec<ActionList>,
     scored: Vec<[(i32, Action); ActionList::CAPACITY]>,
     quiescence: bool,
+    /// What a draw costs the side the search is for (evaluation units).
+    contempt: i32,
+    /// The deciding side at the root.
+    root_side: Side,
+    /// Evaluations by position hash: `[hash, score as u32]` pairs (`i32::MIN`: no legal
+    /// action). Zeroed memory, so a new cache costs nothing until it is used.
+    eval_cache: Vec<[u64; 2]>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -89,7 +98,12 @@ pub(crate) struct Searcher {
 }
 
 impl Searcher {
-    pub(crate) fn new(eval: Evaluator, hash_mb: usize, quiescence: bool) -> Searcher {
+    pub(crate) fn new(
+        eval: Evaluator,
+        hash_mb: usize,
+        quiescence: bool,
+        contempt: i32,
+    ) -> Searcher {
         Searcher {
             eval,
             tt: Table::new(hash_mb),
@@ -98,6 +112,9 @@ impl Searcher {
             lists: vec![ActionList::new(); MAX_PLY + 1],
             scored: vec![[(0, Action::Pass); ActionList::CAPACITY]; MAX_PLY + 1],
             quiescence,
+            contempt,
+            root_side: Side::White,
+            eval_cache: vec![[0; 2]; EVAL_CACHE],
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -109,6 +126,7 @@ impl Searcher {
     /// Forgets the previous game.
     pub(crate) fn clear(&mut self) {
         self.tt.clear();
+        self.eval_cache.fill([0; 2]);
         self.ordering.clear();
     }
 
@@ -131,6 +149,7 @@ impl Searcher {
         self.deadline = limits.time.map(|t| start + t);
         self.stopped = false;
         let root = *game.position();
+        self.root_side = root.decider();
         let mut list = ActionList::new();
         root.generate_legal(&mut list);
         let mut moves: Vec<(Action, i32)> = list.iter().map(|&a| (a, -INFINITY)).collect();
@@ -235,16 +254,17 @@ impl Searcher {
             let mut child = *root;
             child.play_unchecked(action);
             let score = match judge(&child, mover, &self.history) {
-                Some(t) => terminal_score(t, me, 1),
+                Some(t) => self.terminal_score(t, me, 1),
                 None => {
                     let same = child.decider() == me;
+                    let next = depth - 1;
                     self.history.push(child.hash());
                     let score = if best.is_none() {
-                        self.child(&child, depth - 1, alpha, beta, 1, same)
+                        self.child(&child, next, alpha, beta, 1, same)
                     } else {
-                        let s = self.child(&child, depth - 1, alpha, alpha + 1, 1, same);
+                        let s = self.child(&child, next, alpha, alpha + 1, 1, same);
                         if s > alpha && !self.stopped {
-                            self.child(&child, depth - 1, alpha, beta, 1, same)
+                            self.child(&child, next, alpha, beta, 1, same)
                         } else {
                             s
                         }
@@ -326,7 +346,7 @@ impl Searcher {
             Phase::Placement => false,
         };
         if can_capture {
-            features::captures(pos, pos.to_move(), Bitboard::EMPTY).cells
+            features::capture_cells(pos, pos.to_move())
         } else {
             Bitboard::EMPTY
         }
@@ -374,35 +394,39 @@ impl Searcher {
                 first = Some(list[0]);
             }
         }
+        // Then captures and killers, and only then (if no cut-off came) the quiet actions,
+        // sorted by history.
         let mut cells = None;
+        let mut quiet_from = usize::MAX;
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_action = None;
         for i in 0..n {
-            let action = match (i, first) {
-                (0, Some(a)) => a,
-                _ => {
-                    if cells.is_none() {
-                        let c = self.capture_cells(pos);
-                        cells = Some(c);
-                        self.score_actions(mover, ply, i, n, tt_action, c);
-                    }
-                    self.pick(ply, i, n)
+            if i > 0 || first.is_none() {
+                if cells.is_none() {
+                    let c = self.capture_cells(pos);
+                    cells = Some(c);
+                    quiet_from = self.order_captures_and_killers(ply, i, n, c);
                 }
-            };
+                if i == quiet_from {
+                    self.order_quiet(mover, ply, i, n);
+                }
+            }
+            let action = self.lists[ply][i];
             let mut child = *pos;
             child.play_unchecked(action);
             let score = match judge(&child, mover, &self.history) {
-                Some(t) => terminal_score(t, me, ply + 1),
+                Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = child.decider() == me;
+                    let next = depth - 1;
                     self.history.push(child.hash());
                     let score = if i == 0 {
-                        self.child(&child, depth - 1, alpha, beta, ply + 1, same)
+                        self.child(&child, next, alpha, beta, ply + 1, same)
                     } else {
-                        let s = self.child(&child, depth - 1, alpha, alpha + 1, ply + 1, same);
+                        let s = self.child(&child, next, alpha, alpha + 1, ply + 1, same);
                         if s > alpha && s < beta && !self.stopped {
-                            self.child(&child, depth - 1, alpha, beta, ply + 1, same)
+                            self.child(&child, next, alpha, beta, ply + 1, same)
                         } else {
                             s
                         }
@@ -443,43 +467,81 @@ impl Searcher {
         best
     }
 
-    /// Gives the actions `from..n` of ply `ply` their ordering keys.
+    /// Moves the captures among the actions `from..n` of ply `ply` to the front, then the
+    /// killers; returns where the remaining (quiet) actions start.
     #[inline]
-    fn score_actions(
+    fn order_captures_and_killers(
         &mut self,
-        mover: Side,
         ply: usize,
         from: usize,
         n: usize,
-        tt_action: u16,
         cells: Bitboard,
-    ) {
-        let list = &self.lists[ply];
-        let scored = &mut self.scored[ply];
-        for j in from..n {
-            let a = list[j];
-            scored[j] = (self.ordering.key(mover, a, ply, tt_action, cells), a);
+    ) -> usize {
+        let list = self.lists[ply].as_mut_slice();
+        let mut next = from;
+        if cells.any() {
+            for j in from..n {
+                if cells.contains_destination(list[j]) {
+                    list.swap(j, next);
+                    next += 1;
+                }
+            }
+        }
+        for killer in self.ordering.killers(ply) {
+            if let Some(j) = list[next..n].iter().position(|&a| tt::encode(a) == killer) {
+                list.swap(next + j, next);
+                next += 1;
+            }
+        }
+        next
+    }
+
+    /// Sorts the quiet actions `from..n` of ply `ply` by their history scores.
+    #[inline]
+    fn order_quiet(&mut self, mover: Side, ply: usize, from: usize, n: usize) {
+        let list = self.lists[ply].as_mut_slice();
+        let scored = &mut self.scored[ply][from..n];
+        for (slot, &a) in scored.iter_mut().zip(&list[from..n]) {
+            *slot = (self.ordering.quiet_key(mover, a), a);
+        }
+        scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
+        for (a, &(_, b)) in list[from..n].iter_mut().zip(scored.iter()) {
+            *a = b;
         }
     }
 
-    /// The action to try `i`-th at ply `ply`: the best remaining by key. The first few are
-    /// picked one by one (a cut-off often comes early); then the rest is sorted once.
+    /// The score of a finished game `ply` plies from the root, for `me`. A draw is worth
+    /// `-contempt` to the side the search is for, and `contempt` to its opponent.
     #[inline]
-    fn pick(&mut self, ply: usize, i: usize, n: usize) -> Action {
-        const PICKED: usize = 3;
-        let scored = &mut self.scored[ply][..n];
-        if i < PICKED {
-            let mut best = i;
-            for j in i + 1..n {
-                if scored[j].0 > scored[best].0 {
-                    best = j;
-                }
-            }
-            scored.swap(i, best);
-        } else if i == PICKED {
-            scored[i..].sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
+    fn terminal_score(&self, t: Terminal, me: Side, ply: usize) -> i32 {
+        match t {
+            Terminal::Draw if me == self.root_side => -self.contempt,
+            Terminal::Draw => self.contempt,
+            Terminal::Win(side) if side == me => WIN - ply as i32,
+            Terminal::Win(_) => -(WIN - ply as i32),
         }
-        scored[i].1
+    }
+
+    /// The evaluation for `me`, through a small cache keyed by the position's hash.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, me: Side) -> Verdict {
+        let key = pos.hash();
+        let slot = &mut self.eval_cache[(key >> 48) as usize & (EVAL_CACHE - 1)];
+        let white = if slot[0] == key {
+            slot[1] as u32 as i32
+        } else {
+            let v = match self.eval.white(pos) {
+                Verdict::NoMoves => i32::MIN,
+                Verdict::Score(s) => s,
+            };
+            *slot = [key, v as u32 as u64];
+            v
+        };
+        match white {
+            i32::MIN => Verdict::NoMoves,
+            s if me == Side::White => Verdict::Score(s),
+            s => Verdict::Score(-s),
+        }
     }
 
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, q: usize) -> i32 {
@@ -489,7 +551,7 @@ impl Searcher {
         }
         let me = pos.decider();
         let mover = pos.to_move();
-        let stand = match self.eval.for_side(pos, me) {
+        let stand = match self.evaluate(pos, me) {
             Verdict::NoMoves => {
                 return if me == mover {
                     -(WIN - ply as i32)
@@ -518,7 +580,7 @@ impl Searcher {
             let mut child = *pos;
             child.play_unchecked(action);
             let score = match judge(&child, mover, &self.history) {
-                Some(t) => terminal_score(t, me, ply + 1),
+                Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = child.decider() == me;
                     self.history.push(child.hash());
@@ -557,16 +619,6 @@ impl ContainsDestination for Bitboard {
     #[inline]
     fn contains_destination(self, action: Action) -> bool {
         action.destination().is_some_and(|c| self.contains(c))
-    }
-}
-
-/// The score of a finished game `ply` plies from the root, for `me`.
-#[inline]
-fn terminal_score(t: Terminal, me: Side, ply: usize) -> i32 {
-    match t {
-        Terminal::Draw => 0,
-        Terminal::Win(side) if side == me => WIN - ply as i32,
-        Terminal::Win(_) => -(WIN - ply as i32),
     }
 }
 

@@ -15,15 +15,34 @@ pub(crate) enum Bound {
     Upper,
 }
 
-/// One stored search result.
-#[derive(Clone, Copy, Debug, Default)]
+/// One stored search result, packed into a word beside its key: score (32 bits), action
+/// (16), depth (8), bound (8: 0 empty, 1 exact, 2 lower, 3 upper).
+#[derive(Clone, Copy, Debug)]
 struct Entry {
-    key: u64,
     score: i32,
     action: u16,
     depth: u8,
-    /// 0 = empty, 1 exact, 2 lower, 3 upper.
     bound: u8,
+}
+
+impl Entry {
+    #[inline]
+    fn pack(self) -> u64 {
+        (self.score as u32 as u64) << 32
+            | (self.action as u64) << 16
+            | (self.depth as u64) << 8
+            | self.bound as u64
+    }
+
+    #[inline]
+    fn unpack(word: u64) -> Entry {
+        Entry {
+            score: (word >> 32) as u32 as i32,
+            action: (word >> 16) as u16,
+            depth: (word >> 8) as u8,
+            bound: word as u8,
+        }
+    }
 }
 
 /// A hit: the stored best action, depth, bound and score (relative to the position's
@@ -36,26 +55,32 @@ pub(crate) struct Hit {
     pub score: i32,
 }
 
-/// A fixed-size table of search results.
+/// A fixed-size table of search results: `words[2 i]` is the key of slot `i`, `words[2 i
+/// + 1]` its packed entry. All zero means empty, so a new table is zeroed memory that the
+/// system hands out lazily.
 pub(crate) struct Table {
-    entries: Vec<Entry>,
+    words: Vec<u64>,
     mask: usize,
 }
 
 impl Table {
-    /// A table of about `megabytes` MB (a power of two number of 16-byte entries).
+    /// A table of about `megabytes` MB (a power of two number of 16-byte slots).
     pub(crate) fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
-        let size = wanted.next_power_of_two() / if wanted.is_power_of_two() { 1 } else { 2 };
+        let wanted = (megabytes.max(1) << 20) / 16;
+        let size = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
         Table {
-            entries: vec![Entry::default(); size],
+            words: vec![0; 2 * size],
             mask: size - 1,
         }
     }
 
     /// Empties the table.
     pub(crate) fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.words.fill(0);
     }
 
     /// The key of a position: its hash, with the pass counter mixed in (it matters for the
@@ -67,14 +92,15 @@ impl Table {
 
     #[inline]
     fn slot(&self, key: u64) -> usize {
-        key as usize & self.mask
+        2 * (key as usize & self.mask)
     }
 
     /// The stored result for a key, if any.
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
-        let e = &self.entries[self.slot(key)];
-        if e.bound == 0 || e.key != key {
+        let slot = self.slot(key);
+        let e = Entry::unpack(self.words[slot + 1]);
+        if e.bound == 0 || self.words[slot] != key {
             return None;
         }
         Some(Hit {
@@ -100,17 +126,17 @@ impl Table {
         action: Option<Action>,
     ) {
         let slot = self.slot(key);
-        let e = &mut self.entries[slot];
-        if e.bound != 0 && e.key == key && e.depth > depth && bound != Bound::Exact {
+        let same = self.words[slot] == key;
+        let old = Entry::unpack(self.words[slot + 1]);
+        if old.bound != 0 && same && old.depth > depth && bound != Bound::Exact {
             return;
         }
         let action = match action {
             Some(a) => encode(a),
-            None if e.key == key => e.action,
+            None if same => old.action,
             None => 0,
         };
-        *e = Entry {
-            key,
+        let entry = Entry {
             score,
             action,
             depth,
@@ -120,6 +146,8 @@ impl Table {
                 Bound::Upper => 3,
             },
         };
+        self.words[slot] = key;
+        self.words[slot + 1] = entry.pack();
     }
 }
 

@@ -5,7 +5,7 @@
 mod playout;
 mod tree;
 
-use super::eval::Evaluator;
+use super::eval::{evaluator, Evaluator};
 use super::history::History;
 use super::spec::{OptionInfo, Options};
 use super::terminal::{judge, Terminal};
@@ -25,6 +25,9 @@ pub struct MctsConfig {
     pub exploration: f64,
     /// Plies of each playout before the evaluation scores it (`cutoff=`).
     pub cutoff: u32,
+    /// Weight of a new leaf's static evaluation in its reward, against its playout
+    /// (`eval-weight=`, 0 to 1).
+    pub eval_weight: f64,
     /// Whether the tree is kept between moves (`reuse=on|off`).
     pub reuse: bool,
     /// Evaluation noise amplitude (`noise=`).
@@ -33,15 +36,20 @@ pub struct MctsConfig {
     pub seed: u64,
     /// Whether the seed came from the spec (then the spec shows it).
     pub seed_in_spec: bool,
+    /// Evaluation weight overrides, `name:value` joined by `+` (`weights=`; for tuning;
+    /// invalid ones are ignored when the config is built by hand).
+    pub weights: String,
 }
 
 impl MctsConfig {
     /// Playouts when no limit is given.
     pub const DEFAULT_PLAYOUTS: u64 = 1000;
     /// Default exploration constant.
-    pub const DEFAULT_EXPLORATION: f64 = 0.3;
+    pub const DEFAULT_EXPLORATION: f64 = 0.2;
+    /// Default weight of the static evaluation of a leaf.
+    pub const DEFAULT_EVAL_WEIGHT: f64 = 0.4;
     /// Default playout length.
-    pub const DEFAULT_CUTOFF: u32 = 16;
+    pub const DEFAULT_CUTOFF: u32 = 32;
     /// The most nodes a tree may hold (about 40 bytes each).
     const MAX_NODES: usize = 4_000_000;
 
@@ -51,8 +59,16 @@ impl MctsConfig {
         ("ms", "milliseconds per action"),
         ("exploration", "UCT constant, 0-10"),
         ("cutoff", "playout plies before evaluating, 0-1000"),
+        (
+            "eval-weight",
+            "weight of a leaf's evaluation against its playout, 0-1",
+        ),
         ("reuse", "keep the tree between moves, on or off"),
         ("noise", "evaluation noise, 0-1000"),
+        (
+            "weights",
+            "evaluation weight overrides, name:value+name:value",
+        ),
         ("seed", "whole number"),
     ];
 
@@ -68,10 +84,14 @@ impl MctsConfig {
             cutoff: options
                 .uint("cutoff", 0, 1000)?
                 .map_or(MctsConfig::DEFAULT_CUTOFF, |c| c as u32),
+            eval_weight: options
+                .float("eval-weight", 0.0, 1.0)?
+                .unwrap_or(MctsConfig::DEFAULT_EVAL_WEIGHT),
             reuse: options.switch("reuse")?.unwrap_or(true),
             noise: options.uint("noise", 0, 1000)?.unwrap_or(0) as u32,
             seed: spec_seed.unwrap_or(seed),
             seed_in_spec: spec_seed.is_some(),
+            weights: options.weights()?,
         })
     }
 
@@ -82,10 +102,12 @@ impl MctsConfig {
             ms: None,
             exploration: MctsConfig::DEFAULT_EXPLORATION,
             cutoff: MctsConfig::DEFAULT_CUTOFF,
+            eval_weight: MctsConfig::DEFAULT_EVAL_WEIGHT,
             reuse: true,
             noise: 0,
             seed,
             seed_in_spec: false,
+            weights: String::new(),
         }
     }
 
@@ -112,11 +134,17 @@ impl MctsConfig {
         if self.cutoff != MctsConfig::DEFAULT_CUTOFF {
             parts.push(format!("cutoff={}", self.cutoff));
         }
+        if self.eval_weight != MctsConfig::DEFAULT_EVAL_WEIGHT {
+            parts.push(format!("eval-weight={}", self.eval_weight));
+        }
         if !self.reuse {
             parts.push("reuse=off".into());
         }
         if self.noise > 0 {
             parts.push(format!("noise={}", self.noise));
+        }
+        if !self.weights.is_empty() {
+            parts.push(format!("weights={}", self.weights));
         }
         if self.seed_in_spec {
             parts.push(format!("seed={}", self.seed));
@@ -161,7 +189,7 @@ impl MctsAgent {
         let mut rng = Rng::new(config.seed);
         let salt = rng.next_u64();
         MctsAgent {
-            eval: Evaluator::new(config.noise, salt),
+            eval: evaluator(config.noise, salt, &config.weights),
             config,
             rng,
             history: History::new(),
@@ -226,6 +254,7 @@ impl MctsAgent {
             rng: &mut self.rng,
             exploration: self.config.exploration,
             cutoff: self.config.cutoff,
+            eval_weight: self.config.eval_weight,
             max_nodes: MctsConfig::MAX_NODES,
         };
         let mut playouts = 0;

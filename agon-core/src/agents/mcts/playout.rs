@@ -96,7 +96,7 @@ pub(crate) fn policy_weights(
     }
     if pos.decider() != mover {
         // The opponent places our queen: far out, and not where she captures.
-        let cells = features::captures(pos, mover, Bitboard::EMPTY).cells;
+        let cells = features::capture_cells(pos, mover);
         for (i, a) in list.iter().enumerate() {
             let to = a.destination().expect("a relocation");
             let w = if cells.contains(to) {
@@ -111,7 +111,7 @@ pub(crate) fn policy_weights(
     }
     let can_capture = phase == Phase::Normal || pos.rules().relocations_interact();
     let cells = if can_capture {
-        features::captures(pos, mover, Bitboard::EMPTY).cells
+        features::capture_cells(pos, mover)
     } else {
         Bitboard::EMPTY
     };

@@ -24,6 +24,8 @@ struct Node {
     expanded: bool,
     /// White's score if the game is over here.
     terminal: Option<Reward>,
+    /// White's expected score by the static evaluation, from when the node was created.
+    prior: f32,
     visits: u32,
     /// Sum of the rewards for the parent's decider.
     total: f64,
@@ -37,6 +39,7 @@ impl Node {
             child_count: 0,
             expanded: false,
             terminal: None,
+            prior: 0.5,
             visits: 0,
             total: 0.0,
         }
@@ -58,6 +61,7 @@ pub(crate) struct Context<'a> {
     pub rng: &'a mut Rng,
     pub exploration: f64,
     pub cutoff: u32,
+    pub eval_weight: f64,
     pub max_nodes: usize,
 }
 
@@ -109,11 +113,11 @@ impl Tree {
                         break r;
                     }
                 } else {
-                    break playout::playout(cx.eval, &pos, cx.cutoff, cx.rng, list);
+                    break self.leaf_reward(id, &pos, cx, list);
                 }
                 if !self.nodes[id as usize].expanded {
                     // The arena is full: play out from here.
-                    break playout::playout(cx.eval, &pos, cx.cutoff, cx.rng, list);
+                    break self.leaf_reward(id, &pos, cx, list);
                 }
             }
             let decider = pos.decider();
@@ -140,6 +144,19 @@ impl Tree {
                 Side::Black => 1.0 - reward,
             };
         }
+    }
+
+    /// The reward of a leaf: its playout, mixed with its static evaluation.
+    fn leaf_reward(
+        &self,
+        id: NodeId,
+        pos: &Position,
+        cx: &mut Context,
+        list: &mut ActionList,
+    ) -> Reward {
+        let played = playout::playout(cx.eval, pos, cx.cutoff, cx.rng, list);
+        let prior = self.nodes[id as usize].prior as f64;
+        (1.0 - cx.eval_weight) * played + cx.eval_weight * prior
     }
 
     /// Creates the children of a node, most promising first (by the playout policy).
@@ -176,6 +193,7 @@ impl Tree {
                 Side::White => white,
                 Side::Black => 1.0 - white,
             };
+            node.prior = white as f32;
             node.visits = PRIOR_VISITS;
             node.total = value * PRIOR_VISITS as f64;
             children.push(node);

@@ -1,0 +1,134 @@
+//! Agent speed: alpha-beta nodes per second and MCTS playouts per second, on one core.
+//!
+//! Run with `cargo bench -p agon-core --bench agents` (add `-- quick` for a short run).
+//! Positions come from seeded random play on the standard rules, so every run searches the
+//! same trees. Rates are given per wall-clock second and per second of CPU time of this
+//! process (the machine may be shared; the CPU-time rate is the one to compare).
+
+use agon_core::agents::{AlphaBetaAgent, AlphaBetaConfig, MctsAgent, MctsConfig};
+use agon_core::{ActionList, Game, Rng, Rules};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "quick");
+    println!("# agon-core agents benchmark (one thread)");
+    let games = positions(if quick { 4 } else { 12 });
+    alphabeta(&games, if quick { 6 } else { 8 });
+    mcts(&games, if quick { 2_000 } else { 20_000 });
+}
+
+/// Games after 10 to 120 random plies, none over.
+fn positions(count: u64) -> Vec<Game> {
+    let mut games = Vec::new();
+    let mut list = ActionList::new();
+    let mut i = 0;
+    while games.len() < count as usize {
+        let mut rng = Rng::for_stream(2024, i);
+        i += 1;
+        let mut game = Game::new(Rules::STANDARD);
+        let plies = 10 + rng.below(110);
+        while !game.is_over() && game.ply_count() < plies {
+            game.position().generate_legal(&mut list);
+            game.play_unchecked(list[rng.below(list.len())]);
+        }
+        if !game.is_over() {
+            games.push(game);
+        }
+    }
+    games
+}
+
+/// CPU time used by this process so far (user + system), from /proc on Linux.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // The kernel reports clock ticks of 1/100 s on every common configuration.
+    Some(Duration::from_millis(ticks * 10))
+}
+
+struct Clock {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: cpu_time(),
+        }
+    }
+
+    /// Wall and CPU seconds since the start.
+    fn seconds(&self) -> (f64, Option<f64>) {
+        let wall = self.wall.elapsed().as_secs_f64();
+        let cpu = match (self.cpu, cpu_time()) {
+            (Some(a), Some(b)) => Some((b - a).as_secs_f64()),
+            _ => None,
+        };
+        (wall, cpu)
+    }
+}
+
+fn rates(count: f64, wall: f64, cpu: Option<f64>) -> String {
+    let per_cpu = cpu
+        .filter(|&c| c > 0.0)
+        .map_or("-".to_string(), |c| format!("{:.2} M", count / c / 1e6));
+    format!("{:.2} M | {per_cpu}", count / wall / 1e6)
+}
+
+fn alphabeta(games: &[Game], depth: u32) {
+    println!("\n## alphabeta, depth {depth}, {} positions", games.len());
+    println!("| position | plies played | nodes | seconds | best | score |");
+    println!("|---|---|---|---|---|---|");
+    let clock = Clock::start();
+    let mut nodes = 0;
+    for (i, game) in games.iter().enumerate() {
+        let mut agent = AlphaBetaAgent::new(AlphaBetaConfig::with_depth(depth, 1));
+        let report = agent.search(game);
+        nodes += report.nodes;
+        println!(
+            "| {i} | {} | {} | {:.3} | {} | {} |",
+            game.ply_count(),
+            report.nodes,
+            report.elapsed.as_secs_f64(),
+            report.action,
+            report.score
+        );
+    }
+    let (wall, cpu) = clock.seconds();
+    println!("\n| nodes | wall s | CPU s | nodes/s (wall) | nodes/s (CPU) |");
+    println!("|---|---|---|---|---|");
+    println!(
+        "| {nodes} | {wall:.2} | {} | {} |",
+        cpu.map_or("-".into(), |c| format!("{c:.2}")),
+        rates(nodes as f64, wall, cpu)
+    );
+}
+
+fn mcts(games: &[Game], playouts: u64) {
+    println!(
+        "\n## mcts, {playouts} playouts per position, {} positions",
+        games.len()
+    );
+    let clock = Clock::start();
+    let mut total = 0;
+    let mut nodes = 0;
+    for game in games {
+        let mut agent = MctsAgent::new(MctsConfig::with_playouts(playouts, 1));
+        let report = agent.search(game);
+        total += report.playouts;
+        nodes += report.tree_nodes;
+    }
+    let (wall, cpu) = clock.seconds();
+    println!("| playouts | tree nodes | wall s | CPU s | playouts/s (wall) | playouts/s (CPU) |");
+    println!("|---|---|---|---|---|---|");
+    let per = |c: f64| format!("{:.0}", total as f64 / c);
+    println!(
+        "| {total} | {nodes} | {wall:.2} | {} | {} | {} |",
+        cpu.map_or("-".into(), |c| format!("{c:.2}")),
+        per(wall),
+        cpu.filter(|&c| c > 0.0).map_or("-".into(), per)
+    );
+}
