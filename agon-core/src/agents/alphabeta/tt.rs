@@ -55,9 +55,9 @@ pub(crate) struct Hit {
     pub score: i32,
 }
 
-/// A fixed-size table of search results: `words[2 i]` is the key of slot `i`, `words[2 i
-/// + 1]` its packed entry. All zero means empty, so a new table is zeroed memory that the
-/// system hands out lazily.
+/// A fixed-size table of search results: `words[2i]` is the key of slot `i` and
+/// `words[2i+1]` its packed entry. All zero means empty, so a new table is zeroed memory
+/// that the system hands out lazily.
 pub(crate) struct Table {
     words: Vec<u64>,
     mask: usize,
