@@ -14,6 +14,8 @@ use std::sync::{Mutex, PoisonError};
 pub struct Finished {
     /// The `games.csv` row.
     pub row: GameRow,
+    /// The row as a `games.csv` line (serialised by the worker, outside the writer's lock).
+    pub csv_line: Vec<u8>,
     /// The `games.agn` record.
     pub record: String,
 }
@@ -27,7 +29,12 @@ pub fn play_one(experiment: &Experiment, index: u64) -> Result<Finished> {
         Some(note) => write_record_with(&row, &played.game, &[("Forfeit", note)]),
         None => write_record(&row, &played.game),
     };
-    Ok(Finished { row, record })
+    let csv_line = row.to_csv_line();
+    Ok(Finished {
+        row,
+        csv_line,
+        record,
+    })
 }
 
 /// Plays the games `indices` on `threads` worker threads and calls `consume` for each

@@ -77,7 +77,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     let mut played_now = 0;
     let outcome = run_games(experiment, &pending, options.threads, |finished| {
         if let Some(w) = writer.as_mut() {
-            w.append(&finished.row, &finished.record)?;
+            w.append_line(finished.row.index, &finished.csv_line, &finished.record)?;
         } else {
             rows_in_memory.push(finished.row.clone());
         }

@@ -180,6 +180,11 @@ impl GameWriter {
 
     /// Appends one game: its record, then its row, each flushed.
     pub fn append(&mut self, row: &GameRow, record: &str) -> Result<()> {
+        self.append_line(row.index, &row.to_csv_line(), record)
+    }
+
+    /// [`GameWriter::append`] with the row already serialised as a CSV line.
+    pub fn append_line(&mut self, index: u64, csv_line: &[u8], record: &str) -> Result<()> {
         let agn_path = self.dir.join(GAMES_AGN);
         self.agn
             .write_all(record.as_bytes())
@@ -187,10 +192,10 @@ impl GameWriter {
             .map_err(|e| Error::io(&agn_path, e))?;
         let csv_path = self.dir.join(GAMES_CSV);
         self.csv
-            .write_all(&row.to_csv_line())
+            .write_all(csv_line)
             .and_then(|()| self.csv.flush())
             .map_err(|e| Error::io(&csv_path, e))?;
-        self.done.insert(row.index);
+        self.done.insert(index);
         Ok(())
     }
 
