@@ -170,3 +170,38 @@ fn a_tournament_rates_every_agent() {
     );
     assert!(report.stdout.contains("all pairings"));
 }
+
+#[test]
+fn time_limited_agents_are_flagged() {
+    let dir = scratch("cli-time-limited");
+    let run = selfplay(&[
+        "run",
+        "--white",
+        "alphabeta:ms=1",
+        "--black",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "30",
+        "--out",
+        dir.to_str().unwrap(),
+    ])
+    .ok();
+    assert!(
+        run.stdout
+            .contains("2 game(s) used time-limited agents and are not reproducible"),
+        "{}",
+        run.stdout
+    );
+    let rows = csv_rows(&read(&dir, "games.csv"));
+    assert!(rows.iter().all(|r| r["time_limited"] == "1"));
+    let summary: Value = serde_json::from_str(&read(&dir, "summary.json")).unwrap();
+    assert_eq!(summary["time_limited_games"], 2);
+    assert_eq!(
+        read(&dir, "games.agn")
+            .matches("[TimeLimited \"yes\"]")
+            .count(),
+        2
+    );
+}
