@@ -8,7 +8,7 @@ use agon_core::agents::{AlphaBetaAgent, AlphaBetaConfig};
 use agon_core::{Game, Rng, Rules};
 use agon_notation::protocol::{Command, PositionCommand};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{ChildStdin, Command as Process, Stdio};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -35,13 +35,14 @@ fn positions(count: usize) -> Vec<Game> {
     let mut rng = Rng::new(7);
     (0..count)
         .map(|_| {
-            let plies = rng.below(100) as usize;
+            let plies = rng.below(100);
             random_game(&mut rng, plies)
         })
         .collect()
 }
 
 struct Engine {
+    child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
@@ -64,7 +65,11 @@ impl Engine {
                 }
             }
         });
-        Engine { stdin, lines }
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     fn send(&mut self, line: &str) {
@@ -165,6 +170,7 @@ fn main() {
         delays[delays.len() - 1]
     );
     engine.send("quit");
+    engine.child.wait().expect("agon engine exits");
 
     // Parsing and replaying a long `position` line.
     let long = random_game(&mut Rng::new(3), 2000);
