@@ -3,7 +3,6 @@
 
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::{Action, ActionList, Bitboard, IllegalAction, LegalActions, Position, Rng, Rules};
-use std::cell::OnceCell;
 
 /// Counts how often each position hash occurs, approximately (a counting filter keyed by
 /// the hash's low bits), so that the exact history scan runs only when a repetition is
@@ -72,19 +71,26 @@ impl std::fmt::Debug for Game {
     }
 }
 
+/// The state before a ply: what `undo` restores without recomputing anything.
+#[derive(Clone, Copy)]
+struct Snapshot {
+    position: Position,
+    legal: LegalActions,
+}
+
 /// A game in progress or finished.
 #[derive(Clone)]
 pub struct Game {
     start: Position,
     position: Position,
-    /// Positions before each ply, for undo and exact repetition checks.
-    before: Vec<Position>,
+    /// The state before each ply, for undo and exact repetition checks.
+    before: Vec<Snapshot>,
     plies: Vec<Ply>,
     filter: RepetitionFilter,
     outcome: Option<Outcome>,
     /// The legal actions of the current position, computed by the no-move check and kept
-    /// for the caller (one move generation per ply); `None` after `undo` until needed.
-    legal: OnceCell<LegalActions>,
+    /// for the caller: one move generation per ply (meaningless once the game is over).
+    legal: LegalActions,
 }
 
 impl Game {
@@ -106,7 +112,7 @@ impl Game {
 
     fn from_parts(
         start: Position,
-        before: Vec<Position>,
+        before: Vec<Snapshot>,
         plies: Vec<Ply>,
         mut filter: RepetitionFilter,
     ) -> Game {
@@ -118,14 +124,12 @@ impl Game {
             plies,
             filter,
             outcome: None,
-            legal: OnceCell::new(),
+            legal: start.legal(),
         };
         let last_mover = !start.to_move();
-        game.outcome =
-            formation_outcome(&start, last_mover).or_else(|| double_pass_outcome(&start));
-        if game.outcome.is_none() {
-            game.outcome = game.no_move_outcome();
-        }
+        game.outcome = formation_outcome(&start, last_mover)
+            .or_else(|| double_pass_outcome(&start))
+            .or_else(|| game.no_move_outcome());
         game
     }
 
@@ -192,7 +196,7 @@ impl Game {
         if index == self.plies.len() {
             Some(&self.position)
         } else {
-            self.before.get(index)
+            self.before.get(index).map(|s| &s.position)
         }
     }
 
@@ -215,7 +219,10 @@ impl Game {
         debug_assert!(self.outcome.is_none());
         debug_assert!(self.position.is_legal(action), "illegal {action}");
         let mover = self.position.to_move();
-        self.before.push(self.position);
+        self.before.push(Snapshot {
+            position: self.position,
+            legal: self.legal,
+        });
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let estimate = self.filter.add(self.position.hash());
@@ -223,30 +230,24 @@ impl Game {
             .or_else(|| self.repetition_outcome(estimate))
             .or_else(|| double_pass_outcome(&self.position));
         if self.outcome.is_none() {
+            self.legal = self.position.legal();
             self.outcome = self.no_move_outcome();
         }
         captures
     }
 
-    /// Computes the legal actions of the current position, keeps them, and returns the
-    /// no-move outcome if there are none.
-    fn no_move_outcome(&mut self) -> Option<Outcome> {
-        self.legal = OnceCell::new();
-        let legal = self.legal.get_or_init(|| self.position.legal());
-        (!legal.any()).then(|| Outcome {
+    /// The no-move outcome, if the kept legal actions are none.
+    fn no_move_outcome(&self) -> Option<Outcome> {
+        (!self.legal.any()).then(|| Outcome {
             result: GameResult::win_for(!self.position.to_move()),
             termination: Termination::NoMoves,
         })
     }
 
-    /// The legal actions of the current position as sets (empty sets once the game is
-    /// over). Computed once per ply.
+    /// The legal actions of the current position as sets (`None` once the game is over).
     #[inline]
     fn legal(&self) -> Option<&LegalActions> {
-        if self.outcome.is_some() {
-            return None;
-        }
-        Some(self.legal.get_or_init(|| self.position.legal()))
+        self.outcome.is_none().then_some(&self.legal)
     }
 
     /// The number of legal actions now (0 once the game is over).
@@ -283,9 +284,10 @@ impl Game {
     pub fn undo(&mut self) -> Option<Ply> {
         let ply = self.plies.pop()?;
         self.filter.remove(self.position.hash());
-        self.position = self.before.pop().expect("one position per ply");
+        let snapshot = self.before.pop().expect("one snapshot per ply");
+        self.position = snapshot.position;
+        self.legal = snapshot.legal;
         self.outcome = None;
-        self.legal = OnceCell::new();
         Some(ply)
     }
 
@@ -321,7 +323,7 @@ impl Game {
             .rev()
             .skip(1)
             .step_by(2)
-            .filter(|p| *p == now)
+            .filter(|s| s.position == *now)
             .count()
     }
 
