@@ -134,6 +134,11 @@ impl Engine {
             match self.receive(deadline, "agonok")? {
                 EngineMessage::Option(option) => self.options.push(option),
                 EngineMessage::AgonOk => return Ok(()),
+                EngineMessage::BestMove(token) => {
+                    return Err(Failure::crash(format!(
+                        "sent `bestmove {token}` without being asked"
+                    )))
+                }
                 EngineMessage::Error(text) => {
                     return Err(Failure::crash(format!(
                         "answered `agon` with `error {text}`"
@@ -168,6 +173,11 @@ impl Engine {
         loop {
             match self.receive(deadline, "readyok")? {
                 EngineMessage::ReadyOk => return Ok(()),
+                EngineMessage::BestMove(token) => {
+                    return Err(Failure::crash(format!(
+                        "sent `bestmove {token}` without being asked"
+                    )))
+                }
                 EngineMessage::Error(text) => {
                     return Err(Failure::crash(format!(
                         "answered the new game's setup with `error {text}`"
@@ -180,6 +190,7 @@ impl Engine {
 
     /// Asks for the action of the deciding side of `game` (not over) and checks it.
     pub fn choose(&mut self, game: &Game) -> Result<Action, Failure> {
+        self.drain()?;
         self.send(&Command::Position(PositionCommand::of_game(game)))?;
         self.send(&Command::Go(self.spec.go()))?;
         let deadline = Instant::now() + self.spec.time_limit();
@@ -197,6 +208,42 @@ impl Engine {
                     return Err(Failure::crash(format!("answered `go` with `error {text}`")))
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// Checks what the engine sent since its last answer: only valid messages, and no
+    /// `bestmove` nobody asked for (which would be taken for the next answer).
+    fn drain(&mut self) -> Result<(), Failure> {
+        loop {
+            match self.events.try_recv() {
+                Ok(Event::Line(Line::Text(text))) if text.trim().is_empty() => {}
+                Ok(Event::Line(Line::Text(text))) => match EngineMessage::parse(&text) {
+                    Ok(EngineMessage::BestMove(token)) => {
+                        return Err(Failure::crash(format!(
+                            "sent `bestmove {token}` without being asked"
+                        )))
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        return Err(Failure::crash(format!(
+                            "sent `{}`, which is not a protocol message ({e})",
+                            clip(&text)
+                        )))
+                    }
+                },
+                Ok(Event::Line(Line::TooLong(length))) => {
+                    return Err(Failure::crash(format!(
+                        "sent a line of {length} bytes (the limit is {MAX_LINE})"
+                    )))
+                }
+                Ok(Event::Closed) => {
+                    return Err(Failure::crash(format!(
+                        "{} between two actions",
+                        self.exit_description()
+                    )))
+                }
+                Err(_) => return Ok(()),
             }
         }
     }
