@@ -511,7 +511,10 @@ mod tests {
         else {
             panic!()
         };
-        let e = p.game(Rules::STANDARD).err().expect("an error").message;
+        let Err(e) = p.game(Rules::STANDARD) else {
+            panic!("the position replayed")
+        };
+        let e = e.message;
         assert!(
             e.starts_with("position: move 2: h9-g9 is not legal: "),
             "{e}"
@@ -521,7 +524,10 @@ mod tests {
         else {
             panic!()
         };
-        let e = p.game(Rules::STANDARD).err().expect("an error").message;
+        let Err(e) = p.game(Rules::STANDARD) else {
+            panic!("the position replayed")
+        };
+        let e = e.message;
         assert!(
             e.starts_with(
                 "position: `1g2G1/G5g w -` is not a position under the rules `standard`: column"
