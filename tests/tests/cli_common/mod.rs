@@ -18,43 +18,7 @@ static BINARY: OnceLock<PathBuf> = OnceLock::new();
 
 /// The path of the `agon` binary, built on first use.
 pub fn agon_path() -> &'static Path {
-    BINARY.get_or_init(|| {
-        if let Some(path) = std::env::var_os("AGON_BIN") {
-            return PathBuf::from(path);
-        }
-        // The test executable is target/<profile>/deps/<name>-<hash>.
-        let exe = std::env::current_exe().expect("current exe");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("test executable under target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target dir");
-        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") => "dev".to_string(),
-            Some(name) => name.to_string(),
-            None => "dev".to_string(),
-        };
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "agon-cli",
-                "--bin",
-                "agon",
-                "--profile",
-            ])
-            .arg(&profile)
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("run cargo build for the agon binary");
-        assert!(status.success(), "cargo build -p agon-cli failed");
-        let path = profile_dir.join(format!("agon{}", std::env::consts::EXE_SUFFIX));
-        assert!(path.is_file(), "no binary at {}", path.display());
-        path
-    })
+    BINARY.get_or_init(|| agon_tests::binaries::binary("agon-cli", "agon", "AGON_BIN"))
 }
 
 /// The result of one run.

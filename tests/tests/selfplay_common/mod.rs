@@ -17,39 +17,7 @@ static BINARY: OnceLock<PathBuf> = OnceLock::new();
 /// The path of the `agon-selfplay` binary, built on first use.
 pub fn binary() -> &'static Path {
     BINARY.get_or_init(|| {
-        if let Some(path) = std::env::var_os("AGON_SELFPLAY_BIN") {
-            return PathBuf::from(path);
-        }
-        let exe = std::env::current_exe().expect("current exe");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("test executable under target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target dir");
-        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") | None => "dev".to_string(),
-            Some(name) => name.to_string(),
-        };
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "agon-selfplay",
-                "--bin",
-                "agon-selfplay",
-            ])
-            .arg("--profile")
-            .arg(&profile)
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("run cargo build for agon-selfplay");
-        assert!(status.success(), "cargo build -p agon-selfplay failed");
-        let path = profile_dir.join(format!("agon-selfplay{}", std::env::consts::EXE_SUFFIX));
-        assert!(path.is_file(), "no binary at {}", path.display());
-        path
+        agon_tests::binaries::binary("agon-selfplay", "agon-selfplay", "AGON_SELFPLAY_BIN")
     })
 }
 
