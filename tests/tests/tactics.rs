@@ -89,16 +89,17 @@ fn formation_in_one() {
     all_play(&g, "d6-e6");
 }
 
-/// Black's guard on f7 stands beyond White's queen on the throne: f4-f5 captures her (and
-/// with f5 and f7 Black she cannot step back in). It is urgent: White threatens d4-e4,
-/// capturing the guard on f4 against g3.
+/// Black's guard on f7 stands beyond White's queen on the throne: f4-f5 captures her.
+/// Under `queen-relocated-by=opponent` Black then chooses where she goes, so the capture
+/// is decisive. (Under the standard rules her owner may put her straight back near the
+/// throne, or on it, so a queen capture there is rarely so clear-cut.)
 #[test]
 fn capture_the_queen() {
     let g = game(
-        "standard",
+        "queen-relocated-by=opponent",
         Side::Black,
-        "Qf6 Gd4 Gg3 Gk1 Gl1 Gl2 Gl3",
-        "Qa4 Gf7 Gf4 Ga1 Ga2 Ga3 Gb1",
+        "Qf6 Gg6 Ge5 Gk1 Gl1 Gl2 Gl3",
+        "Qa4 Gf7 Gf4 Gc4 Gi7 Ga1 Gb1",
     );
     all_play(&g, "f4-f5");
 }
@@ -116,14 +117,15 @@ fn avoid_the_six_guards_loss() {
     all_play(&g, "g7-f7");
 }
 
-/// Black threatens c3-d4, capturing White's guard on d5 against d6; its only escape is d4
-/// itself (e5 and e6 are taken, and no other White piece can reach d4 or d3).
+/// Black threatens c3-d4, capturing White's queen on d5 against d6, after which Black
+/// would choose where she goes (`queen-relocated-by=opponent`); her only escape is d4
+/// (e5 and e6 are taken, and no other White piece can reach d4 or d3).
 #[test]
 fn avoid_being_captured() {
     let g = game(
-        "standard",
+        "queen-relocated-by=opponent",
         Side::White,
-        "Ql1 Gd5 Ge5 Ge6 Gk1 Gl2 Gl3",
+        "Qd5 Ge5 Ge6 Gk1 Gl1 Gl2 Gl3",
         "Qf11 Gd6 Gc3 Gi8 Gk7 Gl6 Gh9",
     );
     all_play(&g, "d5-d4");

@@ -43,7 +43,7 @@ pub(crate) struct Weights {
     pub threat_to_move: i32,
     /// The side not to move threatens a capture: this percentage of what it would take.
     pub threat_waiting: i32,
-    /// Each step action.
+    /// Each cell the side's guards can step to.
     pub mobility: i32,
     /// The side to move.
     pub tempo: i32,
@@ -90,8 +90,8 @@ impl Default for Weights {
             captured_guard: -30,
             captured_queen: -40,
             threat_to_move: 90,
-            threat_waiting: 35,
-            mobility: 2,
+            threat_waiting: 50,
+            mobility: 16,
             tempo: 8,
         }
     }
@@ -206,7 +206,7 @@ impl Evaluator {
             v += w.enemy_on_ring1 * sparse_count(pos.active(foe) & Bitboard::RING1);
             let captured_guards = pos.pieces(side, PieceKind::Guard) & pos.captured();
             v += w.captured_guard * sparse_count(captured_guards);
-            v += w.mobility * steps[s].count as i32;
+            v += w.mobility * steps[s].guard_count as i32;
             score[s] = v;
         }
         // Threats: only normal play and relocations that interact can capture.

@@ -115,9 +115,13 @@ pub(crate) fn forbidden_cells(pos: &Position, side: Side) -> Bitboard {
 pub(crate) struct Steps {
     /// Every cell some piece of the side can step to.
     pub targets: Bitboard,
-    /// The number of distinct target cells (a cheap stand-in for the number of steps:
-    /// zero exactly when the side has no step).
+    /// The number of distinct target cells (a cheap stand-in for the number of steps).
     pub count: u32,
+    /// The number of distinct cells of rings 1 to 3 the guards can step to: mobility where
+    /// the game is decided (the queen's own progress is valued apart, and on the throne
+    /// she cannot move, which is no weakness; a guard sent back to the outer ring gains
+    /// no mobility that counts).
+    pub guard_count: u32,
 }
 
 /// The step actions of `side` in normal play.
@@ -139,14 +143,19 @@ pub(crate) fn steps(pos: &Position, side: Side) -> Steps {
     direction!(3);
     direction!(4);
     direction!(5);
+    let guard_count = (targets & INNER).count_ones();
     if let Some(q) = Bitboard(queen).first() {
         targets |= QUEEN_STEPS[q.index()] & open;
     }
     Steps {
         targets: Bitboard(targets),
         count: targets.count_ones(),
+        guard_count,
     }
 }
+
+/// Rings 1 to 3: where guard mobility counts.
+const INNER: u128 = Bitboard::ring(1).0 | Bitboard::ring(2).0 | Bitboard::ring(3).0;
 
 /// `QUEEN_STEPS[cell]`: the neighbours of a cell that are not farther out.
 static QUEEN_STEPS: [u128; 128] = build_queen_steps();
