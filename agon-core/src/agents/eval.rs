@@ -14,7 +14,7 @@
 //!   and may put her there);
 //! - **capture threats**: the side to move gains if it can capture now (more for the
 //!   queen); the other side's threats count less (they can be parried);
-//! - **mobility**: the number of steps each side has;
+//! - **mobility**: the cells of rings 1-3 each side's guards can step to;
 //! - **tempo**: a small bonus for the side to move.
 
 use super::features::{self, RINGS};
