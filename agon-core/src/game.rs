@@ -226,9 +226,8 @@ impl Game {
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let estimate = self.filter.add(self.position.hash());
-        self.outcome = formation_outcome(&self.position, mover)
-            .or_else(|| self.repetition_outcome(estimate))
-            .or_else(|| double_pass_outcome(&self.position));
+        self.outcome =
+            outcome_after_action(&self.position, mover, || self.is_repetition_draw(estimate));
         if self.outcome.is_none() {
             self.legal = self.position.legal();
             self.outcome = self.no_move_outcome();
@@ -327,16 +326,34 @@ impl Game {
             .count()
     }
 
-    fn repetition_outcome(&self, estimate: u16) -> Option<Outcome> {
-        let limit = self.position.rules().repetition? as usize;
-        if (estimate as usize) < limit || self.occurrences() < limit {
-            return None;
-        }
-        Some(Outcome {
-            result: GameResult::Draw,
-            termination: Termination::Repetition,
-        })
+    /// Whether the current position has now occurred as often as the rules' repetition
+    /// limit (`estimate` is the counting filter's upper bound).
+    fn is_repetition_draw(&self, estimate: u16) -> bool {
+        self.position
+            .rules()
+            .repetition
+            .is_some_and(|limit| estimate >= limit as u16 && self.occurrences() >= limit as usize)
     }
+}
+
+/// How the rules end the game after an action of `mover` produced `position`, in the
+/// order of RULES.md section 6 up to the no-move rule (which needs the next side's legal
+/// actions and is the caller's): the mover's formation, repetition (`repeated` says
+/// whether the position has now occurred often enough), the ludii double pass. The one
+/// statement of this order, shared by [`Game`] and the agents' search.
+pub(crate) fn outcome_after_action(
+    position: &Position,
+    mover: crate::Side,
+    repeated: impl FnOnce() -> bool,
+) -> Option<Outcome> {
+    formation_outcome(position, mover)
+        .or_else(|| {
+            repeated().then_some(Outcome {
+                result: GameResult::Draw,
+                termination: Termination::Repetition,
+            })
+        })
+        .or_else(|| double_pass_outcome(position))
 }
 
 fn formation_outcome(position: &Position, mover: crate::Side) -> Option<Outcome> {

@@ -3,6 +3,7 @@
 //! "the side to move has no legal action", is made where the actions are generated.)
 
 use super::history::History;
+use crate::game::outcome_after_action;
 use crate::{Position, Side};
 
 /// A finished game as the search sees it.
@@ -17,14 +18,9 @@ pub(crate) enum Terminal {
 /// Whether the game ends with `position`, just reached by an action of `mover`.
 #[inline]
 pub(crate) fn judge(position: &Position, mover: Side, history: &History) -> Option<Terminal> {
-    if let Some(wins) = position.formation(mover) {
-        return Some(Terminal::Win(if wins { mover } else { !mover }));
-    }
-    if history.is_draw(position) {
-        return Some(Terminal::Draw);
-    }
-    if position.rules().forced_pass() && position.passes() >= 2 {
-        return Some(Terminal::Draw);
-    }
-    None
+    let outcome = outcome_after_action(position, mover, || history.is_draw(position))?;
+    Some(match outcome.result.winner() {
+        Some(side) => Terminal::Win(side),
+        None => Terminal::Draw,
+    })
 }
