@@ -1,6 +1,7 @@
 //! Agent speed: alpha-beta nodes per second and MCTS playouts per second, on one core.
 //!
-//! Run with `cargo bench -p agon-core --bench agents` (add `-- quick` for a short run).
+//! Run with `cargo bench -p agon-core --bench agents` (add `-- quick` for a short run, and
+//! `-- alphabeta` or `-- mcts` to run only one agent, e.g. under a profiler).
 //! Positions come from seeded random play on the standard rules, so every run searches the
 //! same trees. Rates are given per wall-clock second and per second of CPU time of this
 //! process (the machine may be shared; the CPU-time rate is the one to compare).
@@ -12,9 +13,18 @@ use std::time::{Duration, Instant};
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     println!("# agon-core agents benchmark (one thread)");
+    let only = |name: &str| {
+        let named = |a: &String| a == "alphabeta" || a == "mcts";
+        let args: Vec<String> = std::env::args().skip(1).filter(named).collect();
+        args.is_empty() || args.iter().any(|a| a == name)
+    };
     let games = positions(if quick { 4 } else { 12 });
-    alphabeta(&games, if quick { 6 } else { 8 });
-    mcts(&games, if quick { 2_000 } else { 20_000 });
+    if only("alphabeta") {
+        alphabeta(&games, if quick { 6 } else { 8 });
+    }
+    if only("mcts") {
+        mcts(&games, if quick { 2_000 } else { 20_000 });
+    }
 }
 
 /// Games after 10 to 120 random plies, none over.
