@@ -185,12 +185,10 @@ impl Evaluator {
             let guards = features::active_guards(pos, side);
             let queen = features::active_queen(pos, side);
             let foe_queen = features::active_queen(pos, foe);
-            let mut v = 0;
-            let mut ring1 = 0;
-            for guard in guards {
-                let ring = guard.ring() as usize;
-                v += w.guard_ring[ring];
-                ring1 += usize::from(ring == 1);
+            let ring1 = (guards & RINGS[1]).count() as usize;
+            let mut v = w.guard_ring[1] * ring1 as i32;
+            for (k, ring) in RINGS.iter().enumerate().skip(2) {
+                v += w.guard_ring[k] * (guards & *ring).count() as i32;
             }
             if let Some(q) = queen.first() {
                 v += w.queen_ring[q.ring() as usize];

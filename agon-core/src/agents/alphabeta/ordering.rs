@@ -1,7 +1,6 @@
 //! Move ordering: the transposition-table action first, then captures, then the killer
 //! actions of the ply, then the rest by their history score and by how far inward they go.
 
-use super::tt;
 use crate::{Action, Bitboard, Cell, Side};
 
 /// Ordering keys, highest first.
@@ -14,7 +13,7 @@ const HISTORY_CAP: i32 = 1 << 24;
 /// Killer actions (quiet actions that caused a cut-off at the same ply) and the history
 /// table (how often an action caused a cut-off, weighted by depth).
 pub(crate) struct Ordering {
-    killers: Vec<[u16; 2]>,
+    killers: Vec<[Option<Action>; 2]>,
     history: Vec<i32>,
 }
 
@@ -22,14 +21,14 @@ impl Ordering {
     /// Empty tables for plies `0..max_ply`.
     pub(crate) fn new(max_ply: usize) -> Ordering {
         Ordering {
-            killers: vec![[0; 2]; max_ply],
+            killers: vec![[None; 2]; max_ply],
             history: vec![0; 2 * 128 * 128],
         }
     }
 
     /// Forgets the killers and ages the history before a new search.
     pub(crate) fn new_search(&mut self) {
-        self.killers.fill([0; 2]);
+        self.killers.fill([None; 2]);
         for h in &mut self.history {
             *h /= 4;
         }
@@ -37,14 +36,20 @@ impl Ordering {
 
     /// Forgets everything (a new game).
     pub(crate) fn clear(&mut self) {
-        self.killers.fill([0; 2]);
+        self.killers.fill([None; 2]);
         self.history.fill(0);
     }
 
+    /// The history slot of an action: side, then its two cells (a placement's piece kind
+    /// stands for its first cell).
     #[inline]
     fn history_index(side: Side, action: Action) -> usize {
-        let code = tt::encode(action) as usize & 0x3FFF;
-        side.index() << 14 | code
+        let (a, b) = match action {
+            Action::Step { from, to } | Action::Relocate { from, to } => (from.index(), to.index()),
+            Action::Place { kind, to } => (kind.index(), to.index()),
+            Action::Pass => (127, 127),
+        };
+        side.index() << 14 | a << 7 | b
     }
 
     /// The ordering key of an action of `side` at `ply`. `capture_cells` are the cells
@@ -55,11 +60,10 @@ impl Ordering {
         side: Side,
         action: Action,
         ply: usize,
-        tt_action: u16,
+        tt_action: Option<Action>,
         capture_cells: Bitboard,
     ) -> i32 {
-        let code = tt::encode(action);
-        if code == tt_action {
+        if Some(action) == tt_action {
             return TT_ACTION;
         }
         let to = action.destination();
@@ -67,18 +71,18 @@ impl Ordering {
             return CAPTURE + inward(action);
         }
         let [k0, k1] = self.killers[ply];
-        if code == k0 {
+        if Some(action) == k0 {
             return KILLER + 1;
         }
-        if code == k1 {
+        if Some(action) == k1 {
             return KILLER;
         }
         self.history[Ordering::history_index(side, action)] + inward(action)
     }
 
-    /// The two killer actions of a ply, encoded (0 = none).
+    /// The two killer actions of a ply.
     #[inline]
-    pub(crate) fn killers(&self, ply: usize) -> [u16; 2] {
+    pub(crate) fn killers(&self, ply: usize) -> [Option<Action>; 2] {
         self.killers[ply]
     }
 
@@ -91,11 +95,10 @@ impl Ordering {
     /// Records a quiet action of `side` that caused a cut-off at `ply` with `depth` left.
     #[inline]
     pub(crate) fn cutoff(&mut self, side: Side, action: Action, ply: usize, depth: i32) {
-        let code = tt::encode(action);
         let killers = &mut self.killers[ply];
-        if killers[0] != code {
+        if killers[0] != Some(action) {
             killers[1] = killers[0];
-            killers[0] = code;
+            killers[0] = Some(action);
         }
         let h = &mut self.history[Ordering::history_index(side, action)];
         *h = (*h + depth * depth * 16).min(HISTORY_CAP);

@@ -7,7 +7,7 @@
 //! decides two actions in a row) fits into negamax.
 
 use super::ordering::Ordering;
-use super::tt::{self, Bound, Table};
+use super::tt::{Bound, Table};
 use crate::agents::eval::{Evaluator, Verdict};
 use crate::agents::features;
 use crate::agents::history::History;
@@ -226,8 +226,7 @@ impl Searcher {
         let tt_action = self
             .tt
             .probe(Table::key(root))
-            .and_then(|h| h.action)
-            .map_or(u16::MAX, tt::encode);
+            .and_then(|h| h.action);
         let mover = root.to_move();
         let cells = self.capture_cells(root);
         for m in moves.iter_mut() {
@@ -361,11 +360,9 @@ impl Searcher {
         let mover = pos.to_move();
         let key = Table::key(pos);
         let pv = beta - alpha > 1;
-        let mut tt_action = u16::MAX;
+        let mut tt_action = None;
         if let Some(hit) = self.tt.probe(key) {
-            if let Some(a) = hit.action {
-                tt_action = tt::encode(a);
-            }
+            tt_action = hit.action;
             if !pv && hit.depth as i32 >= depth {
                 let s = from_tt(hit.score, ply);
                 match hit.bound {
@@ -387,9 +384,9 @@ impl Searcher {
         }
         // The table's action first, before the others are even scored: it often cuts off.
         let mut first = None;
-        if tt_action != u16::MAX {
+        if let Some(tt_action) = tt_action {
             let list = self.lists[ply].as_mut_slice();
-            if let Some(k) = list.iter().position(|&a| tt::encode(a) == tt_action) {
+            if let Some(k) = list.iter().position(|&a| a == tt_action) {
                 list.swap(0, k);
                 first = Some(list[0]);
             }
@@ -487,8 +484,8 @@ impl Searcher {
                 }
             }
         }
-        for killer in self.ordering.killers(ply) {
-            if let Some(j) = list[next..n].iter().position(|&a| tt::encode(a) == killer) {
+        for killer in self.ordering.killers(ply).into_iter().flatten() {
+            if let Some(j) = list[next..n].iter().position(|&a| a == killer) {
                 list.swap(next + j, next);
                 next += 1;
             }
