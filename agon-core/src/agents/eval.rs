@@ -167,10 +167,8 @@ impl Evaluator {
         let w = &self.weights;
         let to_move = pos.to_move();
         let phase = pos.phase();
-        let steps = [
-            features::steps(pos, Side::White),
-            features::steps(pos, Side::Black),
-        ];
+        let sides = features::BothSides::of(pos);
+        let steps = sides.steps;
         let may_be_stuck = match phase {
             Phase::Normal => steps[to_move.index()].count == 0 && !pos.rules().touch_move,
             _ => true,
@@ -218,17 +216,17 @@ impl Evaluator {
                 Phase::Normal => steps[to_move.index()].targets,
                 _ => relocation_targets(pos, to_move),
             };
-            let cells = features::capture_cells(pos, to_move) & reach;
+            let cells = sides.capture_cells[to_move.index()] & reach;
             if cells.any() {
-                let gain = self.best_victim(pos, features::victims(pos, to_move, cells));
+                let gain = self.best_victim(pos, sides.victims(pos, to_move, cells));
                 score[to_move.index()] += gain * w.threat_to_move / 100;
             }
         }
         let waiting = !to_move;
         if phase != Phase::Placement && w.threat_waiting != 0 {
-            let cells = features::capture_cells(pos, waiting) & steps[waiting.index()].targets;
+            let cells = sides.capture_cells[waiting.index()] & steps[waiting.index()].targets;
             if cells.any() {
-                let gain = self.best_victim(pos, features::victims(pos, waiting, cells));
+                let gain = self.best_victim(pos, sides.victims(pos, waiting, cells));
                 score[waiting.index()] += gain * w.threat_waiting / 100;
             }
         }

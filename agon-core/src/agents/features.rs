@@ -11,11 +11,9 @@ use crate::{Bitboard, Cell, Direction, PieceKind, Position, Side};
 
 /// `STEP_SOURCES[d]`: cells whose neighbour in direction `d` exists and is on the same or
 /// an inner ring, i.e. the cells from which a step in direction `d` is not outward.
-const STEP_SOURCES: [u128; 6] = build_masks(true);
-/// `HAS_NEIGHBOR[d]`: cells whose neighbour in direction `d` exists.
-const HAS_NEIGHBOR: [u128; 6] = build_masks(false);
+const STEP_SOURCES: [u128; 6] = build_step_sources();
 
-const fn build_masks(inward_only: bool) -> [u128; 6] {
+const fn build_step_sources() -> [u128; 6] {
     let mut masks = [0u128; 6];
     let mut index = 0;
     while index < 128 {
@@ -23,7 +21,7 @@ const fn build_masks(inward_only: bool) -> [u128; 6] {
             let mut d = 0;
             while d < 6 {
                 if let Some(next) = cell.neighbor(Direction::ALL[d]) {
-                    if !inward_only || next.ring() <= cell.ring() {
+                    if next.ring() <= cell.ring() {
                         masks[d] |= 1u128 << index;
                     }
                 }
@@ -35,8 +33,13 @@ const fn build_masks(inward_only: bool) -> [u128; 6] {
     masks
 }
 
-/// Moves every cell of `bits` one step in direction `D`. Only for sets restricted to
-/// cells that have a neighbour in that direction (no bit may wrap around the embedding).
+/// Moves every cell of `bits` one step in direction `D`, by shifting the whole set.
+///
+/// No mask is needed: the hexagon sits in its 11x11 embedding so that a board cell shifted
+/// off the board always lands on an embedding cell outside the board, or beyond the 128
+/// bits; never on another board cell (`shifts_never_wrap_onto_the_board` checks every cell
+/// and direction). The result may hold such off-board bits, so callers intersect it with
+/// a set of board cells before shifting it again or using it.
 #[inline(always)]
 fn shift<const D: usize>(bits: u128) -> u128 {
     let offset = Direction::ALL[D].offset();
@@ -47,10 +50,10 @@ fn shift<const D: usize>(bits: u128) -> u128 {
     }
 }
 
-/// Cells whose neighbour in direction `D` is in `bits`.
+/// Cells whose neighbour in direction `D` is in `bits` (and off-board bits: see [`shift`]).
 #[inline(always)]
 fn toward<const D: usize, const OPPOSITE: usize>(bits: u128) -> u128 {
-    shift::<OPPOSITE>(bits & HAS_NEIGHBOR[OPPOSITE])
+    shift::<OPPOSITE>(bits)
 }
 
 /// Cells between two cells of `ends` (straight lines), as the engine's capture geometry
@@ -60,6 +63,25 @@ fn between_lines(ends: u128) -> u128 {
     (toward::<0, 3>(ends) & toward::<3, 0>(ends))
         | (toward::<1, 4>(ends) & toward::<4, 1>(ends))
         | (toward::<2, 5>(ends) & toward::<5, 2>(ends))
+}
+
+/// `around(bits)[d]`: the cells whose neighbour in direction `d` is in `bits`.
+#[inline(always)]
+fn around(bits: u128) -> [u128; 6] {
+    [
+        toward::<0, 3>(bits),
+        toward::<1, 4>(bits),
+        toward::<2, 5>(bits),
+        toward::<3, 0>(bits),
+        toward::<4, 1>(bits),
+        toward::<5, 2>(bits),
+    ]
+}
+
+/// Cells between two cells of a set on a straight line, from the set's [`around`] sets.
+#[inline(always)]
+fn between_around(around: &[u128; 6]) -> u128 {
+    (around[0] & around[3]) | (around[1] & around[4]) | (around[2] & around[5])
 }
 
 /// The cells of each ring, 0 (the throne) to 5.
@@ -125,9 +147,15 @@ pub(crate) struct Steps {
 }
 
 /// The step actions of `side` in normal play.
-#[inline]
+#[cfg(test)]
 pub(crate) fn steps(pos: &Position, side: Side) -> Steps {
-    let open = (pos.empty_cells() & !forbidden_cells(pos, side)).0;
+    steps_avoiding(pos, side, forbidden_cells(pos, side))
+}
+
+/// The step actions of `side` in normal play, given the cells it may not end on.
+#[inline(always)]
+fn steps_avoiding(pos: &Position, side: Side, forbidden: Bitboard) -> Steps {
+    let open = (pos.empty_cells() & !forbidden).0;
     let guard_open = open & !Bitboard::THRONE.0;
     let guards = active_guards(pos, side).0;
     let queen = active_queen(pos, side).0;
@@ -178,6 +206,102 @@ const fn build_queen_steps() -> [u128; 128] {
         index += 1;
     }
     table
+}
+
+/// What the evaluation reads of both sides (indexed by [`Side::index`]), computed together:
+/// under the straight-line capture geometry the neighbour sets of each side's pieces are
+/// shifted once and serve both the intervention rule and the capture cells.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BothSides {
+    /// Each side's step actions in normal play.
+    pub steps: [Steps; 2],
+    /// Empty cells where an arrival of each side would capture.
+    pub capture_cells: [Bitboard; 2],
+    /// `around[s]`: [`around`] of side `s`'s flanking pieces (straight lines only).
+    around: Option<[[u128; 6]; 2]>,
+}
+
+impl BothSides {
+    /// The features of both sides of `pos`.
+    #[inline]
+    pub(crate) fn of(pos: &Position) -> BothSides {
+        let rules = pos.rules();
+        let forbid = rules.intervention == Intervention::Forbidden;
+        if rules.capture == CaptureMode::Ring {
+            let forbidden = |side: Side| {
+                if forbid {
+                    pos.between(blockers(pos, !side))
+                } else {
+                    Bitboard::EMPTY
+                }
+            };
+            return BothSides {
+                steps: Side::BOTH.map(|side| steps_avoiding(pos, side, forbidden(side))),
+                capture_cells: Side::BOTH.map(|side| capture_cells(pos, side)),
+                around: None,
+            };
+        }
+        // Blockers and flankers are the same pieces (active ones, or all under ludii).
+        let pieces = Side::BOTH.map(|side| flankers(pos, side).0);
+        let around = [around(pieces[0]), around(pieces[1])];
+        let empty = pos.empty_cells().0;
+        let steps = Side::BOTH.map(|side| {
+            let forbidden = if forbid {
+                between_around(&around[(!side).index()])
+            } else {
+                0
+            };
+            steps_avoiding(pos, side, Bitboard(forbidden))
+        });
+        let capture_cells = Side::BOTH.map(|side| {
+            let victims = pos.active(!side).0;
+            let flanking = &around[side.index()];
+            // A victim whose neighbour in direction d flanks is captured by an arrival on
+            // its neighbour in the opposite direction.
+            let mut cells = 0;
+            for d in 0..6 {
+                let flanked = victims & flanking[d];
+                cells |= around_one(flanked, d);
+            }
+            Bitboard(cells & empty)
+        });
+        BothSides {
+            steps,
+            capture_cells,
+            around: Some(around),
+        }
+    }
+
+    /// The enemy pieces that an arrival of `side` on some cell of `cells` would capture.
+    #[inline]
+    pub(crate) fn victims(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
+        let Some(neighbours) = &self.around else {
+            return victims(pos, side, cells);
+        };
+        // x is captured from c when c is x's neighbour in direction d + 3 and the flanker
+        // is x's neighbour in direction d.
+        let flanking = &neighbours[side.index()];
+        let arrivals = around(cells.0);
+        let exposed = pos.active(!side).0;
+        let mut found = 0;
+        for d in 0..6 {
+            found |= exposed & flanking[d] & arrivals[(d + 3) % 6];
+        }
+        Bitboard(found)
+    }
+}
+
+/// `around(bits)[d]` for one direction `d` (0 to 5).
+#[inline(always)]
+fn around_one(bits: u128, d: usize) -> u128 {
+    match d {
+        0 => toward::<0, 3>(bits),
+        1 => toward::<1, 4>(bits),
+        2 => toward::<2, 5>(bits),
+        3 => toward::<3, 0>(bits),
+        4 => toward::<4, 1>(bits),
+        _ => toward::<5, 2>(bits),
+    }
 }
 
 /// Empty cells where a piece of `side` arriving (by a step or a relocation) would capture
@@ -297,6 +421,27 @@ mod tests {
     }
 
     #[test]
+    fn shifts_never_wrap_onto_the_board() {
+        fn shifted(bits: u128, d: usize) -> u128 {
+            match d {
+                0 => shift::<0>(bits),
+                1 => shift::<1>(bits),
+                2 => shift::<2>(bits),
+                3 => shift::<3>(bits),
+                4 => shift::<4>(bits),
+                _ => shift::<5>(bits),
+            }
+        }
+        for cell in Cell::all() {
+            for (d, &direction) in Direction::ALL.iter().enumerate() {
+                let on_board = Bitboard(shifted(cell.bit().0, d)) & Bitboard::ALL;
+                let expected = cell.neighbor(direction).map_or(Bitboard::EMPTY, Cell::bit);
+                assert_eq!(on_board, expected, "{cell} {d}");
+            }
+        }
+    }
+
+    #[test]
     fn step_targets_match_the_engine_in_normal_play() {
         for rules in all_rules() {
             for pos in sample_positions(rules, 6) {
@@ -310,6 +455,28 @@ mod tests {
                 let ours = steps(&pos, me);
                 assert_eq!(ours.targets, engine, "{rules}\n{pos}");
                 assert_eq!(ours.count, engine.count(), "{rules}\n{pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn both_sides_at_once_match_each_side_alone() {
+        for rules in all_rules() {
+            for pos in sample_positions(rules, 3) {
+                let both = BothSides::of(&pos);
+                for side in Side::BOTH {
+                    let alone = steps(&pos, side);
+                    let s = side.index();
+                    assert_eq!(both.steps[s].targets, alone.targets, "{rules}\n{pos}");
+                    assert_eq!(both.steps[s].count, alone.count, "{rules}\n{pos}");
+                    assert_eq!(both.steps[s].guard_count, alone.guard_count, "{rules}");
+                    let cells = capture_cells(&pos, side);
+                    assert_eq!(both.capture_cells[s], cells, "{rules}\n{pos}");
+                    for subset in [cells, Bitboard(cells.0 & cells.0.wrapping_neg())] {
+                        let expected = victims(&pos, side, subset);
+                        assert_eq!(both.victims(&pos, side, subset), expected, "{rules}");
+                    }
+                }
             }
         }
     }
