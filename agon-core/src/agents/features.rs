@@ -259,9 +259,8 @@ impl BothSides {
             // A victim whose neighbour in direction d flanks is captured by an arrival on
             // its neighbour in the opposite direction.
             let mut cells = 0;
-            for d in 0..6 {
-                let flanked = victims & flanking[d];
-                cells |= around_one(flanked, d);
+            for (d, &flanked_from) in flanking.iter().enumerate() {
+                cells |= around_one(victims & flanked_from, d);
             }
             Bitboard(cells & empty)
         });
