@@ -217,16 +217,31 @@ impl LegalActions {
 
     /// Writes every legal action into `list` (cleared first).
     pub fn generate(&self, list: &mut ActionList) {
+        self.generate_arriving(Bitboard::ALL, true, list);
+        if list.is_empty() && self.forced_pass() {
+            list.push(Action::Pass);
+        }
+    }
+
+    /// Writes the legal actions that end on a cell of `cells` into `list` (cleared first):
+    /// steps, relocations and placements, never a pass. Search uses it to list only the
+    /// captures. The actions come in the order [`LegalActions::generate`] gives them.
+    pub fn generate_to(&self, cells: Bitboard, list: &mut ActionList) {
+        self.generate_arriving(cells, false, list);
+    }
+
+    #[inline(always)]
+    fn generate_arriving(&self, cells: Bitboard, with_pass: bool, list: &mut ActionList) {
         list.clear();
         match self.kind {
             Kind::Placement { kind, to } => {
-                for to in to {
+                for to in to & cells {
                     list.push(Action::Place { kind, to });
                 }
             }
             Kind::Relocation { from, to } => {
                 for from in from {
-                    for to in to {
+                    for to in to & cells {
                         list.push(Action::Relocate { from, to });
                     }
                 }
@@ -239,26 +254,23 @@ impl LegalActions {
                 ..
             } => {
                 if let Some(q) = queen {
-                    for to in queen_to {
+                    for to in queen_to & cells {
                         list.push(Action::Step { from: q, to });
                     }
                 }
                 for d in Direction::ALL {
                     let back = d.opposite();
-                    for to in guard_to[d.index()] {
+                    for to in guard_to[d.index()] & cells {
                         list.push(Action::Step {
                             from: to.step_unchecked(back),
                             to,
                         });
                     }
                 }
-                if pass {
+                if pass && with_pass {
                     list.push(Action::Pass);
                 }
             }
-        }
-        if list.is_empty() && self.forced_pass() {
-            list.push(Action::Pass);
         }
     }
 

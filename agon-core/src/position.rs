@@ -394,6 +394,13 @@ impl Position {
         self.legal().generate(list)
     }
 
+    /// Writes the legal actions that end on a cell of `cells` into `list` (cleared first),
+    /// in the order of [`Position::generate_legal`]; never a pass.
+    #[inline]
+    pub fn generate_legal_to(&self, cells: Bitboard, list: &mut ActionList) {
+        self.legal().generate_to(cells, list)
+    }
+
     /// A uniformly random legal action, drawn without listing them all; `None` when the
     /// side to move has no legal action.
     #[inline]

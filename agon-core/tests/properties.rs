@@ -1,6 +1,6 @@
 //! Properties over many seeded random games in every single-switch variant and `ludii`:
 //! the incremental hash, hash equality against position equality, `check` against the
-//! generator, `undo`, and the half-turn mirror symmetry.
+//! generator, generation by destination, `undo`, and the half-turn mirror symmetry.
 
 use agon_core::{
     Action, ActionList, Bitboard, Cell, Game, GameResult, PieceKind, Position, Rng, Rules, Side,
@@ -171,6 +171,35 @@ fn check_accepts_exactly_the_generated_actions() {
     }
     println!("{tried} candidate actions tried at {positions} positions");
     assert!(positions > 10_000);
+}
+
+#[test]
+fn generating_by_destination_lists_exactly_the_actions_arriving_there() {
+    let mut positions = 0;
+    let mut all = ActionList::new();
+    let mut some = ActionList::new();
+    for (i, rules) in rule_sets().into_iter().enumerate() {
+        for g in 0..6 {
+            let mut rng = Rng::new(0xDE57 + g);
+            random_game(rules, 0xD0 + ((i as u64) << 32 | g), 600, |game, _| {
+                let p = game.position();
+                p.generate_legal(&mut all);
+                // Random destination sets, the empty set and the whole board.
+                let random = Bitboard::ALL & Cell::all().filter(|_| rng.below(3) == 0).collect();
+                for cells in [random, Bitboard::EMPTY, Bitboard::ALL] {
+                    p.generate_legal_to(cells, &mut some);
+                    let expected: Vec<Action> = all
+                        .iter()
+                        .copied()
+                        .filter(|a| a.destination().is_some_and(|c| cells.contains(c)))
+                        .collect();
+                    assert_eq!(some.as_slice(), expected.as_slice(), "`{rules}`\n{p}");
+                }
+                positions += 1;
+            });
+        }
+    }
+    assert!(positions > 5_000, "{positions}");
 }
 
 #[test]

@@ -567,13 +567,10 @@ impl Searcher {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        pos.generate_legal(&mut self.lists[ply]);
+        pos.generate_legal_to(cells, &mut self.lists[ply]);
         let n = self.lists[ply].len();
         for i in 0..n {
             let action = self.lists[ply][i];
-            if !cells.contains_destination(action) {
-                continue;
-            }
             let mut child = *pos;
             child.play_unchecked(action);
             let score = match judge(&child, mover, &self.history) {
