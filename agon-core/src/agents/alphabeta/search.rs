@@ -223,10 +223,7 @@ impl Searcher {
     }
 
     fn order_root(&mut self, root: &Position, moves: &mut [(Action, i32)]) {
-        let tt_action = self
-            .tt
-            .probe(Table::key(root))
-            .and_then(|h| h.action);
+        let tt_action = self.tt.probe(Table::key(root)).and_then(|h| h.action);
         let mover = root.to_move();
         let cells = self.capture_cells(root);
         for m in moves.iter_mut() {
