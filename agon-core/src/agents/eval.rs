@@ -199,9 +199,9 @@ impl Evaluator {
             if (foe_queen & Bitboard::THRONE).any() {
                 v += w.guard_ring1_throne_lost * ring1 as i32;
             }
-            v += w.enemy_on_ring1 * sparse_count(pos.active(foe) & Bitboard::RING1);
+            v += w.enemy_on_ring1 * (pos.active(foe) & Bitboard::RING1).count() as i32;
             let captured_guards = pos.pieces(side, PieceKind::Guard) & pos.captured();
-            v += w.captured_guard * sparse_count(captured_guards);
+            v += w.captured_guard * captured_guards.count() as i32;
             v += w.mobility * steps[s].guard_count as i32;
             score[s] = v;
         }
@@ -280,19 +280,6 @@ impl Evaluator {
         let span = 2 * self.noise as u64 + 1;
         ((mixed >> 32) % span) as i32 - self.noise
     }
-}
-
-/// The number of cells of a set with few cells (cheaper than a population count on
-/// targets without a population-count instruction).
-#[inline]
-fn sparse_count(set: Bitboard) -> i32 {
-    let mut bits = set.0;
-    let mut n = 0;
-    while bits != 0 {
-        bits &= bits - 1;
-        n += 1;
-    }
-    n
 }
 
 /// Cells a relocation of the side to move may go to (an over-approximation for guards:

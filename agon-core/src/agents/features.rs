@@ -78,12 +78,6 @@ fn around(bits: u128) -> [u128; 6] {
     ]
 }
 
-/// Cells between two cells of a set on a straight line, from the set's [`around`] sets.
-#[inline(always)]
-fn between_around(around: &[u128; 6]) -> u128 {
-    (around[0] & around[3]) | (around[1] & around[4]) | (around[2] & around[5])
-}
-
 /// The cells of each ring, 0 (the throne) to 5.
 pub(crate) const RINGS: [Bitboard; 6] = [
     Bitboard::ring(0),
@@ -217,8 +211,9 @@ pub(crate) struct BothSides {
     pub steps: [Steps; 2],
     /// Empty cells where an arrival of each side would capture.
     pub capture_cells: [Bitboard; 2],
-    /// `around[s]`: [`around`] of side `s`'s flanking pieces (straight lines only).
-    around: Option<[[u128; 6]; 2]>,
+    /// Whether captures are on straight lines (then victims are found by whole-board
+    /// shifts).
+    lines: bool,
 }
 
 impl BothSides {
@@ -238,16 +233,17 @@ impl BothSides {
             return BothSides {
                 steps: Side::BOTH.map(|side| steps_avoiding(pos, side, forbidden(side))),
                 capture_cells: Side::BOTH.map(|side| capture_cells(pos, side)),
-                around: None,
+                lines: false,
             };
         }
         // Blockers and flankers are the same pieces (active ones, or all under ludii).
+        // Each set is computed with few sets alive at once: keeping all twelve shifted
+        // sets costs more in register spills than shifting twice.
         let pieces = Side::BOTH.map(|side| flankers(pos, side).0);
-        let around = [around(pieces[0]), around(pieces[1])];
         let empty = pos.empty_cells().0;
         let steps = Side::BOTH.map(|side| {
             let forbidden = if forbid {
-                between_around(&around[(!side).index()])
+                between_lines(pieces[(!side).index()])
             } else {
                 0
             };
@@ -255,31 +251,24 @@ impl BothSides {
         });
         let capture_cells = Side::BOTH.map(|side| {
             let victims = pos.active(!side).0;
-            let flanking = &around[side.index()];
-            // A victim whose neighbour in direction d flanks is captured by an arrival on
-            // its neighbour in the opposite direction.
-            let mut cells = 0;
-            for (d, &flanked_from) in flanking.iter().enumerate() {
-                cells |= around_one(victims & flanked_from, d);
-            }
-            Bitboard(cells & empty)
+            Bitboard(line_capture_cells(victims, pieces[side.index()]) & empty)
         });
         BothSides {
             steps,
             capture_cells,
-            around: Some(around),
+            lines: true,
         }
     }
 
     /// The enemy pieces that an arrival of `side` on some cell of `cells` would capture.
     #[inline]
     pub(crate) fn victims(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
-        let Some(neighbours) = &self.around else {
+        if !self.lines {
             return victims(pos, side, cells);
-        };
+        }
         // x is captured from c when c is x's neighbour in direction d + 3 and the flanker
         // is x's neighbour in direction d.
-        let flanking = &neighbours[side.index()];
+        let flanking = around(flankers(pos, side).0);
         let arrivals = around(cells.0);
         let exposed = pos.active(!side).0;
         let mut found = 0;
@@ -290,17 +279,26 @@ impl BothSides {
     }
 }
 
-/// `around(bits)[d]` for one direction `d` (0 to 5).
+/// Cells (and off-board bits) where an arrival flanks a piece of `victims` against a piece
+/// of `flankers` on a straight line.
 #[inline(always)]
-fn around_one(bits: u128, d: usize) -> u128 {
-    match d {
-        0 => toward::<0, 3>(bits),
-        1 => toward::<1, 4>(bits),
-        2 => toward::<2, 5>(bits),
-        3 => toward::<3, 0>(bits),
-        4 => toward::<4, 1>(bits),
-        _ => toward::<5, 2>(bits),
+fn line_capture_cells(victims: u128, flankers: u128) -> u128 {
+    let mut cells = 0u128;
+    macro_rules! direction {
+        ($d:literal, $opposite:literal) => {
+            // Victims whose neighbour in direction d is a flanker: an arrival on their
+            // other side (opposite d) captures them.
+            let flanked = victims & toward::<$d, $opposite>(flankers);
+            cells |= toward::<$d, $opposite>(flanked);
+        };
     }
+    direction!(0, 3);
+    direction!(1, 4);
+    direction!(2, 5);
+    direction!(3, 0);
+    direction!(4, 1);
+    direction!(5, 2);
+    cells
 }
 
 /// Empty cells where a piece of `side` arriving (by a step or a relocation) would capture
@@ -311,25 +309,7 @@ pub(crate) fn capture_cells(pos: &Position, side: Side) -> Bitboard {
     let flankers = flankers(pos, side);
     let empty = pos.empty_cells();
     match pos.rules().capture {
-        CaptureMode::Line => {
-            let (victims, flankers) = (victims.0, flankers.0);
-            let mut cells = 0u128;
-            macro_rules! direction {
-                ($d:literal, $opposite:literal) => {
-                    // Victims whose neighbour in direction d is a flanker: an arrival on
-                    // their other side (opposite d) captures them.
-                    let flanked = victims & toward::<$d, $opposite>(flankers);
-                    cells |= toward::<$d, $opposite>(flanked);
-                };
-            }
-            direction!(0, 3);
-            direction!(1, 4);
-            direction!(2, 5);
-            direction!(3, 0);
-            direction!(4, 1);
-            direction!(5, 2);
-            Bitboard(cells) & empty
-        }
+        CaptureMode::Line => Bitboard(line_capture_cells(victims.0, flankers.0)) & empty,
         CaptureMode::Ring => {
             let mut cells = Bitboard::EMPTY;
             for x in victims & !Bitboard::THRONE {
