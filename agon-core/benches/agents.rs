@@ -1,10 +1,12 @@
 //! Agent speed: alpha-beta nodes per second and MCTS playouts per second, on one core.
 //!
-//! Run with `cargo bench -p agon-core --bench agents` (add `-- quick` for a short run, and
-//! `-- alphabeta` or `-- mcts` to run only one agent, e.g. under a profiler).
+//! Run with `cargo bench -p agon-core --bench agents` (add `-- quick` for a short run,
+//! `-- alphabeta` or `-- mcts` to run only one agent, e.g. under a profiler, and
+//! `-- runs=N` to repeat each measurement N times; the default is 3).
 //! Positions come from seeded random play on the standard rules, so every run searches the
 //! same trees. Rates are given per wall-clock second and per second of CPU time of this
-//! process (the machine may be shared; the CPU-time rate is the one to compare).
+//! process (the machine may be shared; the CPU-time rate is the one to compare, and the
+//! median of the runs is the figure to report).
 
 use agon_core::agents::{AlphaBetaAgent, AlphaBetaConfig, MctsAgent, MctsConfig};
 use agon_core::{ActionList, Game, Rng, Rules};
@@ -18,13 +20,23 @@ fn main() {
         let args: Vec<String> = std::env::args().skip(1).filter(named).collect();
         args.is_empty() || args.iter().any(|a| a == name)
     };
+    let runs = std::env::args()
+        .find_map(|a| a.strip_prefix("runs=")?.parse::<usize>().ok())
+        .unwrap_or(if quick { 1 } else { 3 })
+        .max(1);
     let games = positions(if quick { 4 } else { 12 });
     if only("alphabeta") {
-        alphabeta(&games, if quick { 6 } else { 8 });
+        alphabeta(&games, if quick { 6 } else { 8 }, runs);
     }
     if only("mcts") {
-        mcts(&games, if quick { 2_000 } else { 20_000 });
+        mcts(&games, if quick { 2_000 } else { 20_000 }, runs);
     }
+}
+
+/// The median of some rates (the lower middle one for an even count).
+fn median(mut rates: Vec<f64>) -> f64 {
+    rates.sort_by(f64::total_cmp);
+    rates[(rates.len() - 1) / 2]
 }
 
 /// Games after 10 to 120 random plies, none over.
@@ -88,57 +100,81 @@ fn rates(count: f64, wall: f64, cpu: Option<f64>) -> String {
     format!("{:.2} M | {per_cpu}", count / wall / 1e6)
 }
 
-fn alphabeta(games: &[Game], depth: u32) {
+fn alphabeta(games: &[Game], depth: u32, runs: usize) {
     println!("\n## alphabeta, depth {depth}, {} positions", games.len());
     println!("| position | plies played | nodes | seconds | best | score |");
     println!("|---|---|---|---|---|---|");
-    let clock = Clock::start();
-    let mut nodes = 0;
-    for (i, game) in games.iter().enumerate() {
-        let mut agent = AlphaBetaAgent::new(AlphaBetaConfig::with_depth(depth, 1));
-        let report = agent.search(game);
-        nodes += report.nodes;
-        println!(
-            "| {i} | {} | {} | {:.3} | {} | {} |",
-            game.ply_count(),
-            report.nodes,
-            report.elapsed.as_secs_f64(),
-            report.action,
-            report.score
-        );
+    let mut summary = Vec::new();
+    let mut per_cpu = Vec::new();
+    for run in 1..=runs {
+        let clock = Clock::start();
+        let mut nodes = 0;
+        for (i, game) in games.iter().enumerate() {
+            let mut agent = AlphaBetaAgent::new(AlphaBetaConfig::with_depth(depth, 1));
+            let report = agent.search(game);
+            nodes += report.nodes;
+            if run == 1 {
+                println!(
+                    "| {i} | {} | {} | {:.3} | {} | {} |",
+                    game.ply_count(),
+                    report.nodes,
+                    report.elapsed.as_secs_f64(),
+                    report.action,
+                    report.score
+                );
+            }
+        }
+        let (wall, cpu) = clock.seconds();
+        per_cpu.push(nodes as f64 / cpu.filter(|&c| c > 0.0).unwrap_or(wall));
+        summary.push(format!(
+            "| {run} | {nodes} | {wall:.2} | {} | {} |",
+            cpu.map_or("-".into(), |c| format!("{c:.2}")),
+            rates(nodes as f64, wall, cpu)
+        ));
     }
-    let (wall, cpu) = clock.seconds();
-    println!("\n| nodes | wall s | CPU s | nodes/s (wall) | nodes/s (CPU) |");
-    println!("|---|---|---|---|---|");
+    println!("\n| run | nodes | wall s | CPU s | nodes/s (wall) | nodes/s (CPU) |");
+    println!("|---|---|---|---|---|---|");
+    for line in summary {
+        println!("{line}");
+    }
     println!(
-        "| {nodes} | {wall:.2} | {} | {} |",
-        cpu.map_or("-".into(), |c| format!("{c:.2}")),
-        rates(nodes as f64, wall, cpu)
+        "\nalphabeta: median of {runs} run(s): {:.2} M nodes/s (CPU)",
+        median(per_cpu) / 1e6
     );
 }
 
-fn mcts(games: &[Game], playouts: u64) {
+fn mcts(games: &[Game], playouts: u64, runs: usize) {
     println!(
         "\n## mcts, {playouts} playouts per position, {} positions",
         games.len()
     );
-    let clock = Clock::start();
-    let mut total = 0;
-    let mut nodes = 0;
-    for game in games {
-        let mut agent = MctsAgent::new(MctsConfig::with_playouts(playouts, 1));
-        let report = agent.search(game);
-        total += report.playouts;
-        nodes += report.tree_nodes;
-    }
-    let (wall, cpu) = clock.seconds();
-    println!("| playouts | tree nodes | wall s | CPU s | playouts/s (wall) | playouts/s (CPU) |");
-    println!("|---|---|---|---|---|---|");
-    let per = |c: f64| format!("{:.0}", total as f64 / c);
     println!(
-        "| {total} | {nodes} | {wall:.2} | {} | {} | {} |",
-        cpu.map_or("-".into(), |c| format!("{c:.2}")),
-        per(wall),
-        cpu.filter(|&c| c > 0.0).map_or("-".into(), per)
+        "| run | playouts | tree nodes | wall s | CPU s | playouts/s (wall) | playouts/s (CPU) |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let mut per_cpu = Vec::new();
+    for run in 1..=runs {
+        let clock = Clock::start();
+        let mut total = 0;
+        let mut nodes = 0;
+        for game in games {
+            let mut agent = MctsAgent::new(MctsConfig::with_playouts(playouts, 1));
+            let report = agent.search(game);
+            total += report.playouts;
+            nodes += report.tree_nodes;
+        }
+        let (wall, cpu) = clock.seconds();
+        let per = |c: f64| format!("{:.0}", total as f64 / c);
+        per_cpu.push(total as f64 / cpu.filter(|&c| c > 0.0).unwrap_or(wall));
+        println!(
+            "| {run} | {total} | {nodes} | {wall:.2} | {} | {} | {} |",
+            cpu.map_or("-".into(), |c| format!("{c:.2}")),
+            per(wall),
+            cpu.filter(|&c| c > 0.0).map_or("-".into(), per)
+        );
+    }
+    println!(
+        "\nmcts: median of {runs} run(s): {:.0} playouts/s (CPU)",
+        median(per_cpu)
     );
 }
