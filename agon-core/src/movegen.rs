@@ -217,7 +217,7 @@ impl LegalActions {
 
     /// Writes every legal action into `list` (cleared first).
     pub fn generate(&self, list: &mut ActionList) {
-        self.generate_arriving(Bitboard::ALL, true, list);
+        self.generate_arriving::<true>(Bitboard::ALL, list);
         if list.is_empty() && self.forced_pass() {
             list.push(Action::Pass);
         }
@@ -227,21 +227,24 @@ impl LegalActions {
     /// steps, relocations and placements, never a pass. Search uses it to list only the
     /// captures. The actions come in the order [`LegalActions::generate`] gives them.
     pub fn generate_to(&self, cells: Bitboard, list: &mut ActionList) {
-        self.generate_arriving(cells, false, list);
+        self.generate_arriving::<false>(cells, list);
     }
 
+    /// Lists the actions arriving on `cells` (every action, the pass included, when `ALL`:
+    /// then `cells` is not read, which keeps full generation free of the restriction).
     #[inline(always)]
-    fn generate_arriving(&self, cells: Bitboard, with_pass: bool, list: &mut ActionList) {
+    fn generate_arriving<const ALL: bool>(&self, cells: Bitboard, list: &mut ActionList) {
+        let keep = |set: Bitboard| if ALL { set } else { set & cells };
         list.clear();
         match self.kind {
             Kind::Placement { kind, to } => {
-                for to in to & cells {
+                for to in keep(to) {
                     list.push(Action::Place { kind, to });
                 }
             }
             Kind::Relocation { from, to } => {
                 for from in from {
-                    for to in to & cells {
+                    for to in keep(to) {
                         list.push(Action::Relocate { from, to });
                     }
                 }
@@ -254,20 +257,20 @@ impl LegalActions {
                 ..
             } => {
                 if let Some(q) = queen {
-                    for to in queen_to & cells {
+                    for to in keep(queen_to) {
                         list.push(Action::Step { from: q, to });
                     }
                 }
                 for d in Direction::ALL {
                     let back = d.opposite();
-                    for to in guard_to[d.index()] & cells {
+                    for to in keep(guard_to[d.index()]) {
                         list.push(Action::Step {
                             from: to.step_unchecked(back),
                             to,
                         });
                     }
                 }
-                if pass && with_pass {
+                if pass && ALL {
                     list.push(Action::Pass);
                 }
             }
