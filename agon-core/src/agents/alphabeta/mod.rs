@@ -4,6 +4,7 @@
 
 mod ordering;
 mod search;
+mod spare;
 mod tt;
 
 pub use search::SearchReport;
@@ -184,12 +185,11 @@ impl AlphaBetaAgent {
         let config = &self.config;
         let searcher = self.searcher.get_or_insert_with(|| {
             let salt = crate::Rng::new(config.seed).next_u64();
-            Searcher::new(
-                evaluator(config.noise, salt, &config.weights),
-                config.hash_mb,
-                config.quiescence,
-                config.contempt,
-            )
+            let eval = evaluator(config.noise, salt, &config.weights);
+            let (hash_mb, quiescence, contempt) =
+                (config.hash_mb, config.quiescence, config.contempt);
+            spare::take(|kept| kept.reuse(eval.clone(), hash_mb, quiescence, contempt))
+                .unwrap_or_else(|| Searcher::new(eval, hash_mb, quiescence, contempt))
         });
         let report = searcher.think_with(game, limits, stop, on_iteration);
         self.last = Some(report.clone());
@@ -199,6 +199,15 @@ impl AlphaBetaAgent {
     /// The report of the last search, if any.
     pub fn last_report(&self) -> Option<&SearchReport> {
         self.last.as_ref()
+    }
+}
+
+impl Drop for AlphaBetaAgent {
+    /// Leaves the searcher's memory to the thread's next agent (see `spare`).
+    fn drop(&mut self) {
+        if let Some(searcher) = self.searcher.take() {
+            spare::keep(searcher);
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! decides two actions in a row) fits into negamax.
 
 use super::ordering::Ordering;
-use super::tt::{Bound, Table};
+use super::tt::{self, Bound, Table};
 use crate::agents::eval::{Evaluator, Verdict};
 use crate::agents::features;
 use crate::agents::history::History;
@@ -86,9 +86,13 @@ pub(crate) struct Searcher {
     contempt: i32,
     /// The deciding side at the root.
     root_side: Side,
-    /// Evaluations by position hash: `[hash, score as u32]` pairs (`i32::MIN`: no legal
-    /// action). Zeroed memory, so a new cache costs nothing until it is used.
+    /// Evaluations by position hash: `[hash ^ eval_salt, score as u32]` pairs (`i32::MIN`:
+    /// no legal action). Zeroed memory, so a new cache costs nothing until it is used, and
+    /// a new salt empties it (as the table's salt does, see [`Table`]).
     eval_cache: Vec<[u64; 2]>,
+    eval_salt: u64,
+    /// The table size asked for, in MB (searchers are reused only for the same size).
+    hash_mb: usize,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -115,6 +119,8 @@ impl Searcher {
             contempt,
             root_side: Side::White,
             eval_cache: vec![[0; 2]; EVAL_CACHE],
+            eval_salt: 0,
+            hash_mb,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -123,11 +129,31 @@ impl Searcher {
         }
     }
 
-    /// Forgets the previous game.
+    /// Forgets the previous game: afterwards the searcher searches exactly as a new one.
     pub(crate) fn clear(&mut self) {
         self.tt.clear();
-        self.eval_cache.fill([0; 2]);
+        self.eval_salt = tt::next_salt(self.eval_salt);
         self.ordering.clear();
+    }
+
+    /// This searcher's memory, cleared, with another evaluation and settings: the same
+    /// searches as [`Searcher::new`] with these arguments would give, without allocating
+    /// (and having the system zero) a new table. `None` when the table size differs.
+    pub(crate) fn reuse(
+        mut self,
+        eval: Evaluator,
+        hash_mb: usize,
+        quiescence: bool,
+        contempt: i32,
+    ) -> Option<Searcher> {
+        if hash_mb != self.hash_mb {
+            return None;
+        }
+        self.clear();
+        self.eval = eval;
+        self.quiescence = quiescence;
+        self.contempt = contempt;
+        Some(self)
     }
 
     /// Searches the current position of `game` (which must not be over).
@@ -521,14 +547,14 @@ impl Searcher {
     fn evaluate(&mut self, pos: &Position, me: Side) -> Verdict {
         let key = pos.hash();
         let slot = &mut self.eval_cache[(key >> 48) as usize & (EVAL_CACHE - 1)];
-        let white = if slot[0] == key {
+        let white = if slot[0] == key ^ self.eval_salt {
             slot[1] as u32 as i32
         } else {
             let v = match self.eval.white(pos) {
                 Verdict::NoMoves => i32::MIN,
                 Verdict::Score(s) => s,
             };
-            *slot = [key, v as u32 as u64];
+            *slot = [key ^ self.eval_salt, v as u32 as u64];
             v
         };
         match white {

@@ -55,12 +55,18 @@ pub(crate) struct Hit {
     pub score: i32,
 }
 
-/// A fixed-size table of search results: `words[2i]` is the key of slot `i` and
-/// `words[2i+1]` its packed entry. All zero means empty, so a new table is zeroed memory
-/// that the system hands out lazily.
+/// A fixed-size table of search results: `words[2i]` is the key of slot `i` (mixed with
+/// the table's salt) and `words[2i+1]` its packed entry. All zero means empty, so a new
+/// table is zeroed memory that the system hands out lazily.
+///
+/// Clearing changes the salt instead of writing the memory: an entry stored under another
+/// salt never matches a key again (but with the odds of a 64-bit collision), and
+/// [`Table::store`] treats a slot holding another key exactly as an empty one, so a
+/// cleared table searches exactly like a new one, at no cost.
 pub(crate) struct Table {
     words: Vec<u64>,
     mask: usize,
+    salt: u64,
 }
 
 impl Table {
@@ -75,12 +81,13 @@ impl Table {
         Table {
             words: vec![0; 2 * size],
             mask: size - 1,
+            salt: 0,
         }
     }
 
-    /// Empties the table.
+    /// Empties the table (in constant time: see [`Table`]).
     pub(crate) fn clear(&mut self) {
-        self.words.fill(0);
+        self.salt = next_salt(self.salt);
     }
 
     /// The key of a position: its hash, with the pass counter mixed in (it matters for the
@@ -100,7 +107,7 @@ impl Table {
     pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
         let slot = self.slot(key);
         let e = Entry::unpack(self.words[slot + 1]);
-        if e.bound == 0 || self.words[slot] != key {
+        if e.bound == 0 || self.words[slot] != key ^ self.salt {
             return None;
         }
         Some(Hit {
@@ -126,7 +133,7 @@ impl Table {
         action: Option<Action>,
     ) {
         let slot = self.slot(key);
-        let same = self.words[slot] == key;
+        let same = self.words[slot] == key ^ self.salt;
         let old = Entry::unpack(self.words[slot + 1]);
         if old.bound != 0 && same && old.depth > depth && bound != Bound::Exact {
             return;
@@ -146,9 +153,16 @@ impl Table {
                 Bound::Upper => 3,
             },
         };
-        self.words[slot] = key;
+        self.words[slot] = key ^ self.salt;
         self.words[slot + 1] = entry.pack();
     }
+}
+
+/// The salt after `salt`: a fixed odd step, so that salts never repeat within 2^64
+/// clears and never come back to 0 (a new table's) before that.
+#[inline]
+pub(crate) fn next_salt(salt: u64) -> u64 {
+    salt.wrapping_add(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Packs an action into 16 bits: a 2-bit kind and two 7-bit cell indices. 0 is "none".
@@ -218,5 +232,21 @@ mod tests {
             (6, Bound::Exact, 7, pass)
         );
         assert!(t.probe(54321).is_none());
+    }
+
+    #[test]
+    fn a_cleared_table_is_as_empty_as_a_new_one() {
+        let mut t = Table::new(1);
+        t.store(777, 9, Bound::Exact, 42, Some(Action::Pass));
+        t.clear();
+        assert!(t.probe(777).is_none());
+        // A shallow result replaces the old deep one as it would fill an empty slot, and
+        // keeps no action of it.
+        t.store(777, 1, Bound::Upper, -3, None);
+        let hit = t.probe(777).unwrap();
+        assert_eq!(
+            (hit.depth, hit.bound, hit.score, hit.action),
+            (1, Bound::Upper, -3, None)
+        );
     }
 }
