@@ -104,6 +104,14 @@ fn main() {
             games: 40,
             max_plies: 1000,
         },
+        Case {
+            name: "alphabeta:depth=2,noise=10 (16 MB table), standard",
+            files: true,
+            variant: "standard",
+            agent: "alphabeta:depth=2,noise=10",
+            games: 40,
+            max_plies: 1000,
+        },
     ];
     let repeat: usize = std::env::var("AGON_BENCH_REPEAT")
         .ok()
