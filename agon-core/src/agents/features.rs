@@ -6,32 +6,9 @@
 //! accurate, but nothing here decides legality or outcomes: the search always plays
 //! actions through [`Position::play_unchecked`] and asks [`Position::generate_legal`].
 
+use crate::cell::GEOMETRY;
 use crate::rules::{CaptureMode, Intervention};
-use crate::{Bitboard, Cell, Direction, PieceKind, Position, Side};
-
-/// `STEP_SOURCES[d]`: cells whose neighbour in direction `d` exists and is on the same or
-/// an inner ring, i.e. the cells from which a step in direction `d` is not outward.
-const STEP_SOURCES: [u128; 6] = build_step_sources();
-
-const fn build_step_sources() -> [u128; 6] {
-    let mut masks = [0u128; 6];
-    let mut index = 0;
-    while index < 128 {
-        if let Some(cell) = Cell::from_index(index as u8) {
-            let mut d = 0;
-            while d < 6 {
-                if let Some(next) = cell.neighbor(Direction::ALL[d]) {
-                    if next.ring() <= cell.ring() {
-                        masks[d] |= 1u128 << index;
-                    }
-                }
-                d += 1;
-            }
-        }
-        index += 1;
-    }
-    masks
-}
+use crate::{Bitboard, Direction, PieceKind, Position, Side};
 
 /// Moves every cell of `bits` one step in direction `D`, by shifting the whole set.
 ///
@@ -156,7 +133,7 @@ fn steps_avoiding(pos: &Position, side: Side, forbidden: Bitboard) -> Steps {
     let mut targets = 0;
     macro_rules! direction {
         ($d:literal) => {
-            targets |= shift::<$d>(guards & STEP_SOURCES[$d]) & guard_open;
+            targets |= shift::<$d>(guards & GEOMETRY.step_source[$d]) & guard_open;
         };
     }
     direction!(0);
@@ -167,7 +144,7 @@ fn steps_avoiding(pos: &Position, side: Side, forbidden: Bitboard) -> Steps {
     direction!(5);
     let guard_count = (targets & INNER).count_ones();
     if let Some(q) = Bitboard(queen).first() {
-        targets |= QUEEN_STEPS[q.index()] & open;
+        targets |= q.step_set().0 & open;
     }
     Steps {
         targets: Bitboard(targets),
@@ -179,32 +156,9 @@ fn steps_avoiding(pos: &Position, side: Side, forbidden: Bitboard) -> Steps {
 /// Rings 1 to 3: where guard mobility counts.
 const INNER: u128 = Bitboard::ring(1).0 | Bitboard::ring(2).0 | Bitboard::ring(3).0;
 
-/// `QUEEN_STEPS[cell]`: the neighbours of a cell that are not farther out.
-static QUEEN_STEPS: [u128; 128] = build_queen_steps();
-
-const fn build_queen_steps() -> [u128; 128] {
-    let mut table = [0u128; 128];
-    let mut index = 0;
-    while index < 128 {
-        if let Some(cell) = Cell::from_index(index as u8) {
-            let mut d = 0;
-            while d < 6 {
-                if let Some(next) = cell.neighbor(Direction::ALL[d]) {
-                    if next.ring() <= cell.ring() {
-                        table[index] |= 1u128 << next.index();
-                    }
-                }
-                d += 1;
-            }
-        }
-        index += 1;
-    }
-    table
-}
-
-/// What the evaluation reads of both sides (indexed by [`Side::index`]), computed together:
-/// under the straight-line capture geometry the neighbour sets of each side's pieces are
-/// shifted once and serve both the intervention rule and the capture cells.
+/// What the evaluation reads of both sides (indexed by [`Side::index`]), computed in one
+/// call with whole-board shifts under the straight-line capture geometry (cell by cell
+/// under the ring geometry).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BothSides {
     /// Each side's step actions in normal play.
@@ -375,7 +329,7 @@ fn flankers(pos: &Position, side: Side) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ActionList, Game, Phase, Rng, Rules};
+    use crate::{ActionList, Cell, Game, Phase, Rng, Rules};
 
     /// Random positions of every variant, for cross-checking features with the engine.
     fn sample_positions(rules: Rules, games: u64) -> Vec<Position> {
