@@ -1,4 +1,4 @@
-//! The board as text: the hexagon of RULES.md section 1, every cell at its place with its
+//! The board as text: the hexagon of docs/rules.md section 1, every cell at its place with its
 //! name, pieces written before the name (`Qf1`, `gd1`), captured pieces in parentheses
 //! (`(G)d9`), the throne marked `^`.
 

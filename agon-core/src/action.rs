@@ -1,4 +1,4 @@
-//! Actions: steps, relocations, placements and passes, in the notation of RULES.md section 9.
+//! Actions: steps, relocations, placements and passes, in the notation of docs/notation.md.
 
 use crate::{Cell, PieceKind};
 use std::fmt;

@@ -21,7 +21,7 @@ const WIDTH: i32 = 11;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u8);
 
-/// One of the six neighbour directions, in the order RULES.md lists them:
+/// One of the six neighbour directions, in the order docs/rules.md lists them:
 /// `(+1,-1,0) (+1,0,-1) (0,+1,-1) (-1,+1,0) (-1,0,+1) (0,-1,+1)` in cube coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Direction(u8);

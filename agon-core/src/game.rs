@@ -1,5 +1,5 @@
 //! A game: a start position, the actions played, repetition history and the outcome,
-//! adjudicated after every action in the order of RULES.md section 6.
+//! adjudicated after every action in the order of docs/rules.md section 6.
 
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::{Action, ActionList, Bitboard, IllegalAction, LegalActions, Position, Rng, Rules};
@@ -337,7 +337,7 @@ impl Game {
 }
 
 /// How the rules end the game after an action of `mover` produced `position`, in the
-/// order of RULES.md section 6 up to the no-move rule (which needs the next side's legal
+/// order of docs/rules.md section 6 up to the no-move rule (which needs the next side's legal
 /// actions and is the caller's): the mover's formation, repetition (`repeated` says
 /// whether the position has now occurred often enough), the ludii double pass. The one
 /// statement of this order, shared by [`Game`] and the agents' search.

@@ -1,7 +1,7 @@
 //! # agon-core
 //!
 //! The rules engine of Agon (Queen's Guard, London 1842): the 91-cell board, the standard
-//! rules with every variant of RULES.md, move generation, Zobrist hashing, perft and
+//! rules with every variant of docs/rules.md, move generation, Zobrist hashing, perft and
 //! random playouts.
 //!
 //! ```

@@ -1,4 +1,4 @@
-//! Rule sets: the standard rules, every switch of RULES.md section 8, and the `ludii` preset.
+//! Rule sets: the standard rules, every switch of docs/rules.md section 8, and the `ludii` preset.
 
 use crate::Side;
 use std::fmt;
@@ -27,7 +27,7 @@ pub enum CaptureMode {
 /// How the pieces come onto the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Opening {
-    /// The fixed start position of RULES.md section 2.
+    /// The fixed start position of docs/rules.md section 2.
     Standard,
     /// Empty board; sides alternately place pieces on the outer ring, queen first.
     Placement,
@@ -87,7 +87,7 @@ impl Rules {
         ludii: false,
     };
 
-    /// The `ludii` preset: the rules of Ludii's Agon (RULES.md section 8).
+    /// The `ludii` preset: the rules of Ludii's Agon (docs/rules.md section 8).
     pub const LUDII: Rules = Rules {
         repetition: None,
         ludii: true,

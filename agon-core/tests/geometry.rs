@@ -1,4 +1,4 @@
-//! Board geometry (RULES.md section 1) and the standard start (section 2): cells, names,
+//! Board geometry (docs/rules.md section 1) and the standard start (section 2): cells, names,
 //! cube coordinates, rings, neighbours, strict parsing, and the half-turn symmetry.
 
 mod common;
@@ -7,7 +7,7 @@ use agon_core::{Bitboard, Cell, Direction, PieceKind, Position, Rules, Side};
 use common::cell;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The board picture of RULES.md section 1, copied verbatim: every cell at its place, with
+/// The board picture of docs/rules.md section 1, copied verbatim: every cell at its place, with
 /// the standard start (upper case White, lower case Black, Q queen, G guard).
 const PICTURE: &str = r"
                     qf11

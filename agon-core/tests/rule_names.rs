@@ -1,4 +1,4 @@
-//! Rule-set names (RULES.md section 8): canonical order, parsing in any order, and errors
+//! Rule-set names (docs/rules.md section 8): canonical order, parsing in any order, and errors
 //! that list the valid switches and values.
 
 use agon_core::{CaptureMode, Intervention, Opening, Rules, SWITCHES};

@@ -1,4 +1,4 @@
-//! Captures (RULES.md sections 4 and 5, and `capture=ring` of section 8), each on a
+//! Captures (docs/rules.md sections 4 and 5, and `capture=ring` of section 8), each on a
 //! hand-built position: what is captured, what is not, and what the captured side must do.
 
 mod common;

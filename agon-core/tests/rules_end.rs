@@ -1,4 +1,4 @@
-//! The end of the game (RULES.md section 6): formation, six guards, no move, repetition
+//! The end of the game (docs/rules.md section 6): formation, six guards, no move, repetition
 //! (and the `repetition` switch), the `ludii` passes, and a harness's move limit.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Intervention (RULES.md section 4, and `intervention=suicide|safe` of section 8): may a
+//! Intervention (docs/rules.md section 4, and `intervention=suicide|safe` of section 8): may a
 //! piece end between two active enemy pieces, when is that judged, and what happens.
 
 mod common;

@@ -1,4 +1,4 @@
-//! The `ludii` preset (RULES.md section 8) on hand-built positions: how it differs from the
+//! The `ludii` preset (docs/rules.md section 8) on hand-built positions: how it differs from the
 //! standard rules. (Ludii's own data is replayed in tests/tests/ludii_conformance.rs.)
 
 mod common;

@@ -1,4 +1,4 @@
-//! The placement openings (RULES.md section 8, variation 1) and touch-move passes
+//! The placement openings (docs/rules.md section 8, variation 1) and touch-move passes
 //! (variation 3).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Relocation of captured pieces (RULES.md sections 3 and 5, and the relocation switches
+//! Relocation of captured pieces (docs/rules.md sections 3 and 5, and the relocation switches
 //! of section 8): queen first, guards to the outer ring, captures and intervention as for
 //! a step, `relocate-throne=forbidden` and `queen-relocated-by=opponent`.
 

@@ -1,4 +1,4 @@
-//! Steps (RULES.md section 3): to an adjacent empty cell on the same ring or one inward,
+//! Steps (docs/rules.md section 3): to an adjacent empty cell on the same ring or one inward,
 //! only a queen on the throne, and the refusals a player reads for every other try.
 
 mod common;

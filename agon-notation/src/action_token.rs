@@ -151,7 +151,7 @@ const FILE_INDEX: [u8; 256] = {
     table
 };
 
-/// Every cell by file index and rank (1..=11), from the naming rule of RULES.md section 1:
+/// Every cell by file index and rank (1..=11), from the naming rule of docs/rules.md section 1:
 /// the rank of `(q, r)` is `min(5, 5 - q) - r + 1`.
 const CELLS: [[Option<Cell>; 12]; 11] = {
     let mut table = [[None; 12]; 11];

@@ -15,7 +15,7 @@
 //! As elsewhere in this crate, syntax is separate from meaning: the parsers check a line's
 //! shape only; [`PositionCommand::game`] replays a `position` command through agon-core,
 //! and whoever receives a `bestmove` checks its action in the position it asked about.
-//! Every action is written in the notation of RULES.md section 9, capture annotations
+//! Every action is written in the notation of docs/notation.md, capture annotations
 //! included.
 //!
 //! ```

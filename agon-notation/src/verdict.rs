@@ -1,4 +1,4 @@
-//! Whether a record's result and termination fit its game (RULES.md section 9).
+//! Whether a record's result and termination fit its game (docs/notation.md).
 //!
 //! A game the rules ended must carry that result (and, if it names one, that termination).
 //! A game the rules did not end may stop with `*`, with a decisive result and `Termination`

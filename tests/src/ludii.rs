@@ -1,14 +1,13 @@
 //! Readers for the conformance data recorded from Ludii's Agon
-//! (`../shared/conformance/ludii/`, see its README): perft counts, divides, and 200 random
+//! (`tests/data/ludii/`, see its README): perft counts, divides, and 200 random
 //! games with the cells each ply captured.
 
 use agon_core::{Action, Cell, GameResult};
 use std::path::PathBuf;
 
-/// The folder of the Ludii conformance data: `../shared/conformance/ludii` beside the
-/// repository (the same place in CI and on a workstation).
+/// The folder of the Ludii conformance data, `tests/data/ludii` in the repository.
 pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/ludii")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ludii")
 }
 
 /// The text of one data file, or an error that says where it was looked for.
@@ -17,7 +16,7 @@ pub fn read(name: &str) -> Result<String, String> {
     std::fs::read_to_string(&path).map_err(|e| {
         format!(
             "cannot read the Ludii conformance file {} ({e}); the data lives in \
-             ../shared/conformance/ludii relative to the repository root",
+             tests/data/ludii in the repository",
             path.display()
         )
     })

@@ -1,5 +1,5 @@
 //! Issue 8: the `ludii` preset against data recorded from Ludii's own Agon
-//! (`../shared/conformance/ludii/`, read as it is). Perft and divides must match exactly;
+//! (`tests/data/ludii/`, read as it is). Perft and divides must match exactly;
 //! all 200 recorded random games must replay with every action legal, the same captures at
 //! every ply and the same result.
 

@@ -1,5 +1,5 @@
 //! How the search judges the position an action has just produced, in the order of
-//! RULES.md section 6: the mover's formation, repetition, the double pass. (The last check,
+//! docs/rules.md section 6: the mover's formation, repetition, the double pass. (The last check,
 //! "the side to move has no legal action", is made where the actions are generated.)
 
 use super::history::History;

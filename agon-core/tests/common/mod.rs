@@ -130,7 +130,7 @@ pub fn play_all(game: &mut Game, actions: &str) {
     }
 }
 
-/// The 30 outer-ring cells, by name (RULES.md section 1: ring 5).
+/// The 30 outer-ring cells, by name (docs/rules.md section 1: ring 5).
 pub const OUTER_RING: &str = "a1 a2 a3 a4 a5 a6 b1 b7 c1 c8 d1 d9 e1 e10 f1 f11 \
                               g1 g10 h1 h9 i1 i8 k1 k7 l1 l2 l3 l4 l5 l6";
 

@@ -1,4 +1,4 @@
-//! A game: the positions so far, and the end of the game in the order of RULES.md
+//! A game: the positions so far, and the end of the game in the order of docs/rules.md
 //! section 6.
 
 use super::position::{Board, Colour, Move};
@@ -7,7 +7,7 @@ use super::Hex;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-/// How a game ended, in the words of RULES.md section 6.
+/// How a game ended, in the words of docs/rules.md section 6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RefOutcome {
     /// The winner, `None` for a draw.

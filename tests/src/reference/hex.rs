@@ -1,9 +1,9 @@
-//! Cube coordinates, written from RULES.md section 1 alone.
+//! Cube coordinates, written from docs/rules.md section 1 alone.
 
 /// File letters for q = -5..5 (there is no `j`).
 const FILES: [char; 11] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'k', 'l'];
 
-/// The six neighbour directions `(dq, dr)` in the order RULES.md lists them
+/// The six neighbour directions `(dq, dr)` in the order docs/rules.md lists them
 /// (`ds = -dq - dr`).
 pub const DIRECTIONS: [(i32, i32); 6] = [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)];
 

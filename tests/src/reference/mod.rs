@@ -1,4 +1,4 @@
-//! A deliberately simple, independent implementation of RULES.md, used to cross-check the
+//! A deliberately simple, independent implementation of docs/rules.md, used to cross-check the
 //! engine: cube coordinates, an array of cells, every rule answered by looking at cells.
 //! It shares no code with agon-core; [`convert`] translates values by their names.
 

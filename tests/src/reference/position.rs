@@ -1,4 +1,4 @@
-//! The board state and the rules that depend on it alone (RULES.md sections 3-5 and 8),
+//! The board state and the rules that depend on it alone (docs/rules.md sections 3-5 and 8),
 //! written for clarity, not speed: every question is answered by looking at cells.
 
 use super::hex::Hex;
@@ -97,7 +97,7 @@ impl Board {
         }
     }
 
-    /// The start of a rule set: RULES.md section 2, or every piece in hand for placement.
+    /// The start of a rule set: docs/rules.md section 2, or every piece in hand for placement.
     pub fn start(rules: &RefRules) -> Board {
         let mut board = Board::empty(Colour::White);
         if rules.placement {

@@ -1,4 +1,4 @@
-//! The rule switches of RULES.md section 8, as plain data for the reference.
+//! The rule switches of docs/rules.md section 8, as plain data for the reference.
 
 use agon_core::{CaptureMode, Intervention, Opening, Rules};
 
@@ -38,7 +38,7 @@ pub struct RefRules {
 
 impl RefRules {
     /// The switches of an engine rule set (the `ludii` preset is the standard rules plus
-    /// its own differences, which the reference implements from RULES.md).
+    /// its own differences, which the reference implements from docs/rules.md).
     pub fn from_engine(rules: Rules) -> RefRules {
         if rules.is_ludii() {
             return RefRules {
