@@ -18,7 +18,7 @@ pub const DEFAULT_MAX_PLIES: u32 = 1000;
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Every setting, each optional (unset settings take the defaults above).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Settings {
     /// Rule sets by name; the entry `all` stands for the standard rules and every
@@ -44,6 +44,18 @@ pub struct Settings {
     pub seed: Option<u64>,
     /// Worker threads.
     pub threads: Option<usize>,
+    /// A sequential test per block: `elo0=E0,elo1=E1,alpha=A,beta=B`.
+    pub sprt: Option<String>,
+    /// A tournament in which the first agent meets each other one (no round robin).
+    pub gauntlet: Option<bool>,
+    /// The variant the others are compared with (report option).
+    pub baseline: Option<String>,
+    /// The equivalence margin of White's score (report option).
+    pub margin: Option<f64>,
+    /// `AGENT=ELO`: the rating that fixes the scale of a tournament (report option).
+    pub anchor: Option<String>,
+    /// Virtual draws per pairing in the ratings' prior (report option).
+    pub prior: Option<f64>,
 }
 
 impl Settings {
@@ -74,15 +86,36 @@ impl Settings {
             max_plies: over.max_plies.or(self.max_plies),
             seed: over.seed.or(self.seed),
             threads: over.threads.or(self.threads),
+            sprt: over.sprt.or(self.sprt),
+            gauntlet: over.gauntlet.or(self.gauntlet),
+            baseline: over.baseline.or(self.baseline),
+            margin: over.margin.or(self.margin),
+            anchor: over.anchor.or(self.anchor),
+            prior: over.prior.or(self.prior),
         }
     }
 
-    /// Whether any setting that defines the experiment (not `threads`) is given.
+    /// Whether any setting that defines the experiment (not `threads` or a report
+    /// option) is given.
     pub fn defines_experiment(&self) -> bool {
         Settings {
             threads: None,
+            baseline: None,
+            margin: None,
+            anchor: None,
+            prior: None,
             ..self.clone()
         } != Settings::default()
+    }
+
+    /// The report options of these settings.
+    pub fn analysis(&self) -> Result<crate::summary::Analysis> {
+        crate::summary::Analysis::new(
+            self.baseline.clone(),
+            self.margin,
+            self.anchor.as_deref(),
+            self.prior,
+        )
     }
 
     /// The variant names, with `all` expanded; `default` when none are given.
@@ -124,7 +157,8 @@ impl Settings {
         self.experiment(Kind::Run, vec![Pairing { first, second }])
     }
 
-    /// The experiment of `agon-selfplay tournament`: every pair of agents.
+    /// The experiment of `agon-selfplay tournament`: every pair of agents (round robin),
+    /// or the first agent against each other one (`gauntlet`).
     pub fn tournament_experiment(&self) -> Result<Experiment> {
         if self.agent.is_some() || self.white.is_some() || self.black.is_some() {
             return Err(Error::Settings(
@@ -146,8 +180,12 @@ impl Settings {
             canonical.push(c);
         }
         let mut pairings = Vec::new();
+        let gauntlet = self.gauntlet.unwrap_or(false);
         for i in 0..canonical.len() {
             for j in i + 1..canonical.len() {
+                if gauntlet && i > 0 {
+                    break;
+                }
                 pairings.push(Pairing {
                     first: canonical[i].clone(),
                     second: canonical[j].clone(),
@@ -166,6 +204,10 @@ impl Settings {
             opening_plies: self.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES),
             max_plies: self.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
             seed: self.seed.unwrap_or(DEFAULT_SEED),
+            sprt: match &self.sprt {
+                Some(text) => Some(text.parse().map_err(Error::Settings)?),
+                None => None,
+            },
         }
         .validated()
     }
@@ -251,5 +293,43 @@ mod tests {
             ..Settings::default()
         };
         assert!(s.tournament_experiment().is_err());
+    }
+
+    #[test]
+    fn a_gauntlet_pairs_the_first_agent_with_each_other() {
+        let agents = ["random", "greedy", "alphabeta:depth=1"]
+            .map(String::from)
+            .to_vec();
+        let s = Settings {
+            agents: Some(agents.clone()),
+            gauntlet: Some(true),
+            ..Settings::default()
+        };
+        let e = s.tournament_experiment().unwrap();
+        let labels: Vec<String> = e.pairings.iter().map(Pairing::label).collect();
+        assert_eq!(labels, ["random vs greedy", "random vs alphabeta:depth=1"]);
+        let s = Settings {
+            agents: Some(agents),
+            ..Settings::default()
+        };
+        assert_eq!(s.tournament_experiment().unwrap().pairings.len(), 3);
+    }
+
+    #[test]
+    fn sprt_settings_are_checked() {
+        let s = Settings {
+            sprt: Some("elo0=0,elo1=10,alpha=0.05,beta=0.05".into()),
+            ..Settings::default()
+        };
+        assert_eq!(s.run_experiment().unwrap().sprt.unwrap().elo1, 10.0);
+        let s = Settings {
+            sprt: Some("elo0=10,elo1=0".into()),
+            ..Settings::default()
+        };
+        assert!(s
+            .run_experiment()
+            .unwrap_err()
+            .to_string()
+            .contains("elo0 < elo1"));
     }
 }

@@ -7,6 +7,7 @@
 //! function of `(seed, i)`, so a game never depends on threads, timing or shards.
 
 use crate::error::{Error, Result};
+use crate::stats::sprt::SprtSpec;
 use agon_core::{Rng, Rules};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -56,6 +57,10 @@ pub struct Experiment {
     pub max_plies: u32,
     /// The seed every game derives from.
     pub seed: u64,
+    /// A sequential test per block: a block stops at the pair where its test decides
+    /// (absent from manifests of experiments without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSpec>,
 }
 
 /// Everything needed to play one game of an experiment.
@@ -189,6 +194,19 @@ impl Experiment {
         }
     }
 
+    /// The agents of the pairings, in order of first appearance.
+    pub fn agents(&self) -> Vec<String> {
+        let mut agents: Vec<String> = Vec::new();
+        for p in &self.pairings {
+            for a in [&p.first, &p.second] {
+                if !agents.contains(a) {
+                    agents.push(a.clone());
+                }
+            }
+        }
+        agents
+    }
+
     /// A one-line description for titles: agents and game counts.
     pub fn agents_label(&self) -> String {
         let mut labels: Vec<String> = self.pairings.iter().map(Pairing::label).collect();
@@ -258,6 +276,7 @@ mod tests {
             opening_plies: 2,
             max_plies: 100,
             seed: 7,
+            sprt: None,
         }
         .validated()
         .unwrap()

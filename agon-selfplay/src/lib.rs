@@ -1,14 +1,16 @@
 //! # agon-selfplay
 //!
 //! Parallel self-play experiments for Agon: many games between configured agents under
-//! many rule variants, streamed to disk as they finish, then honest statistics (Wilson and
-//! pentanomial intervals, first-player advantage in Elo, Ludii's balance metrics) and
-//! charts. A thin binary, `agon-selfplay`, drives this library.
+//! many rule variants, streamed to disk as they finish, then statistics a researcher can
+//! publish (exact tests over colour-swapped pairs, move-limit games apart from draws,
+//! contrasts against a baseline, equivalence, power, the SPRT, bootstrap intervals,
+//! Ludii's metrics) and charts. A thin binary, `agon-selfplay`, drives this library.
 //!
 //! Layout, one job per module: [`experiment`] says which games an experiment holds and
 //! derives each from `(seed, index)`; [`play`] plays one game; [`runner`] plays many in
 //! parallel; [`store`] writes and recovers the output directory; [`session`] ties them
-//! into a run; [`summary`] and [`stats`] compute the statistics; [`ratings`] rates agents
+//! into a run; [`sample`] keeps the compact per-pair data the statistics need;
+//! [`summary`] and [`stats`] compute the statistics; [`ratings`] rates agents
 //! of a tournament; [`table`], [`report`] and [`charts`] present the results; [`merge`]
 //! joins shards.
 
@@ -28,6 +30,7 @@ pub mod record;
 pub mod report;
 pub mod row;
 pub mod runner;
+pub mod sample;
 pub mod session;
 pub mod stats;
 pub mod store;

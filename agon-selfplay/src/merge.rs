@@ -5,13 +5,14 @@
 use crate::error::{Error, Result};
 use crate::report::write_reports;
 use crate::row::GameRow;
+use crate::sample::{sprt_limits, within_limits};
 use crate::store::{read_files, write_games, Manifest, GAMES_AGN, GAMES_CSV, MANIFEST};
-use crate::summary::Summary;
+use crate::summary::{Analysis, Summary};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Merges `dirs` into `out` (which must not hold a run yet) and writes its reports.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
+pub fn merge(dirs: &[PathBuf], out: &Path, analysis: &Analysis) -> Result<Summary> {
     let Some(first) = dirs.first() else {
         return Err(Error::Settings("merge needs at least one directory".into()));
     };
@@ -65,8 +66,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         }
     }
     let manifest = Manifest::new(base.experiment, None);
-    let rows: Vec<GameRow> = rows.into_values().collect();
+    let mut rows: Vec<GameRow> = rows.into_values().collect();
+    // Shards cannot see each other's games, so each plays all of its own; an SPRT decides
+    // on the merged prefix here, and the games after its decision are left out.
+    if let Some(limits) = sprt_limits(&manifest.experiment, &rows) {
+        rows.retain(|r| within_limits(&manifest.experiment, &limits, r.index));
+    }
     write_games(out, &rows, &records)?;
     manifest.write(out)?;
-    write_reports(out, &manifest, &rows)
+    write_reports(out, &manifest, &rows, analysis)
 }

@@ -152,6 +152,7 @@ mod tests {
             opening_plies: 6,
             max_plies: 300,
             seed: 3,
+            sprt: None,
         }
         .validated()
         .unwrap()

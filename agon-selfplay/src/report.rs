@@ -5,8 +5,11 @@
 use crate::charts;
 use crate::error::{Error, Result};
 use crate::row::GameRow;
+use crate::sample::Samples;
+use crate::stats::contrast::Difference;
+use crate::stats::Interval;
 use crate::store::{write_atomically, Manifest};
-use crate::summary::{GroupSummary, Summary, OUTCOME_KINDS};
+use crate::summary::{Analysis, GroupSummary, Summary, CONTRAST_METRICS, OUTCOME_KINDS};
 use agon_core::{GameResult, Termination};
 use std::path::Path;
 
@@ -15,17 +18,35 @@ pub const SUMMARY_JSON: &str = "summary.json";
 /// `summary.csv`: one row per group, every statistic in its own column.
 pub const SUMMARY_CSV: &str = "summary.csv";
 
-/// Summarises the games of a directory.
-pub fn summarise(manifest: &Manifest, rows: &[GameRow]) -> Summary {
-    Summary::new(&manifest.experiment, rows, manifest.expected())
+/// Summarises the games of a directory: the compact samples of its rows (cut at SPRT
+/// decisions), then the statistics.
+pub fn summarise(
+    manifest: &Manifest,
+    rows: &[GameRow],
+    analysis: &Analysis,
+) -> Result<(Summary, Samples)> {
+    let samples = Samples::of_rows(&manifest.experiment, rows);
+    let summary = Summary::of_samples(
+        &manifest.experiment,
+        &samples,
+        manifest.expected(),
+        rows.len() as u64,
+        analysis,
+    )?;
+    Ok((summary, samples))
 }
 
 /// Writes `summary.json`, `summary.csv` and the charts into `dir`; returns the summary.
-pub fn write_reports(dir: &Path, manifest: &Manifest, rows: &[GameRow]) -> Result<Summary> {
-    let summary = summarise(manifest, rows);
+pub fn write_reports(
+    dir: &Path,
+    manifest: &Manifest,
+    rows: &[GameRow],
+    analysis: &Analysis,
+) -> Result<Summary> {
+    let (summary, samples) = summarise(manifest, rows, analysis)?;
     write_atomically(&dir.join(SUMMARY_JSON), summary_json(&summary).as_bytes())?;
     write_atomically(&dir.join(SUMMARY_CSV), &summary_csv(&summary)?)?;
-    charts::write_charts(dir, &summary, rows)?;
+    charts::write_charts(dir, &summary, &samples)?;
     Ok(summary)
 }
 
@@ -45,10 +66,101 @@ pub fn outcome_column(result: GameResult, termination: Termination) -> String {
 }
 
 fn outcome_kinds() -> Vec<(GameResult, Termination)> {
-    let mut kinds = OUTCOME_KINDS.to_vec();
-    kinds.push((GameResult::Draw, Termination::MoveLimit));
-    kinds
+    OUTCOME_KINDS.to_vec()
 }
+
+/// The statistic columns of `summary.csv` after the per-termination counts.
+const STAT_COLUMNS: [&str; 70] = [
+    "flags",
+    "decisive_rate",
+    "decisive_low",
+    "decisive_high",
+    "draw_rate",
+    "draw_rate_low",
+    "draw_rate_high",
+    "undecided_rate",
+    "undecided_low",
+    "undecided_high",
+    "white_share_of_decisive",
+    "white_share_low",
+    "white_share_high",
+    "white_score",
+    "wilson_low",
+    "wilson_high",
+    "pairs",
+    "pairs_0",
+    "pairs_half",
+    "pairs_1",
+    "pairs_1half",
+    "pairs_2",
+    "pairs_white_score",
+    "pairs_low",
+    "pairs_high",
+    "pairs_interval_method",
+    "elo",
+    "elo_low",
+    "elo_high",
+    "p_value",
+    "significant",
+    "significant_holm",
+    "normalized_elo",
+    "normalized_elo_low",
+    "normalized_elo_high",
+    "detectable_effect",
+    "tost_margin",
+    "tost_p",
+    "tost_equivalent",
+    "sprt_llr",
+    "sprt_lower",
+    "sprt_upper",
+    "sprt_decision",
+    "sprt_pairs",
+    "length_mean",
+    "length_mean_low",
+    "length_mean_high",
+    "length_min",
+    "length_q1",
+    "length_median",
+    "length_q3",
+    "length_max",
+    "captures_per_game",
+    "captures_low",
+    "captures_high",
+    "relocations_per_game",
+    "first_agent",
+    "first_agent_score",
+    "first_agent_low",
+    "first_agent_high",
+    "first_agent_elo",
+    "advantage_p1",
+    "balance",
+    "completion",
+    "drawishness",
+    "drawishness_described",
+    "timeouts",
+    "duration",
+    "branching_factor",
+    "decision_moves",
+];
+
+/// Columns of a tournament's ratings on each pairing's row, then of the contrast with
+/// the baseline.
+const RATING_COLUMNS: [&str; 11] = [
+    "rating_difference",
+    "rating_difference_low",
+    "rating_difference_high",
+    "rating_los",
+    "first_rating",
+    "first_rating_error95",
+    "second_rating",
+    "second_rating_error95",
+    "contrast_baseline",
+    "contrast_pairs",
+    "contrast_white_elo_difference",
+];
+
+/// Columns of each contrast metric: `contrast_<metric>_<part>`.
+const CONTRAST_PARTS: [&str; 6] = ["difference", "low", "high", "p", "holm", "effect_size"];
 
 /// The columns of `summary.csv`.
 pub fn summary_columns() -> Vec<String> {
@@ -59,6 +171,7 @@ pub fn summary_columns() -> Vec<String> {
         "white_wins",
         "black_wins",
         "draws",
+        "undecided",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -68,56 +181,13 @@ pub fn summary_columns() -> Vec<String> {
             .into_iter()
             .map(|(r, t)| outcome_column(r, t)),
     );
-    columns.extend(
-        [
-            "white_score",
-            "wilson_low",
-            "wilson_high",
-            "pairs",
-            "pairs_0",
-            "pairs_half",
-            "pairs_1",
-            "pairs_1half",
-            "pairs_2",
-            "pairs_white_score",
-            "pairs_low",
-            "pairs_high",
-            "elo",
-            "elo_low",
-            "elo_high",
-            "elo_model",
-            "z",
-            "p_value",
-            "significant",
-            "significant_holm",
-            "draw_rate",
-            "draw_rate_low",
-            "draw_rate_high",
-            "move_limit_rate",
-            "length_mean",
-            "length_min",
-            "length_q1",
-            "length_median",
-            "length_q3",
-            "length_max",
-            "captures_per_game",
-            "relocations_per_game",
-            "first_agent",
-            "first_agent_score",
-            "first_agent_low",
-            "first_agent_high",
-            "first_agent_elo",
-            "advantage_p1",
-            "balance",
-            "completion",
-            "drawishness",
-            "duration",
-            "branching_factor",
-            "decision_moves",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
-    );
+    columns.extend(STAT_COLUMNS.iter().map(|s| s.to_string()));
+    columns.extend(RATING_COLUMNS.iter().map(|s| s.to_string()));
+    for metric in CONTRAST_METRICS {
+        for part in CONTRAST_PARTS {
+            columns.push(format!("contrast_{metric}_{part}"));
+        }
+    }
     columns
 }
 
@@ -125,7 +195,16 @@ fn num(value: Option<f64>) -> String {
     value.map_or(String::new(), |v| v.to_string())
 }
 
-fn group_record(g: &GroupSummary) -> Vec<String> {
+fn ends(interval: Option<Interval>) -> [String; 2] {
+    [num(interval.map(|i| i.low)), num(interval.map(|i| i.high))]
+}
+
+fn rate_cells(r: &crate::summary::Rate) -> [String; 3] {
+    let [low, high] = ends(r.interval);
+    [num(r.rate), low, high]
+}
+
+fn group_record(summary: &Summary, g: &GroupSummary) -> Vec<String> {
     let mut r = vec![
         g.variant.clone(),
         g.pairing.clone(),
@@ -133,58 +212,126 @@ fn group_record(g: &GroupSummary) -> Vec<String> {
         g.white_wins.to_string(),
         g.black_wins.to_string(),
         g.draws.to_string(),
+        g.undecided.to_string(),
     ];
     r.extend(
         outcome_kinds()
             .into_iter()
             .map(|(res, t)| g.terminations(res, t).to_string()),
     );
-    let e = &g.first_player_elo;
-    let a = g.first_agent.as_ref();
-    r.extend([
-        num(g.white_score),
-        num(g.white_score_wilson.map(|i| i.low)),
-        num(g.white_score_wilson.map(|i| i.high)),
-        g.pairs.complete.to_string(),
-    ]);
+    r.push(g.flags.join("; "));
+    r.extend(rate_cells(&g.decisive_rate));
+    r.extend(rate_cells(&g.draw_rate));
+    r.extend(rate_cells(&g.undecided_rate));
+    r.extend(rate_cells(&g.white_share_of_decisive));
+    r.push(num(g.white_score));
+    r.extend(ends(g.white_score_wilson));
+    r.push(g.pairs.complete.to_string());
     r.extend(g.pairs.pentanomial.iter().map(u64::to_string));
+    r.push(num(g.pairs.white_score));
+    r.extend(ends(g.pairs.interval));
+    r.push(
+        g.pairs
+            .interval_method
+            .map_or(String::new(), |m| m.name().to_string()),
+    );
+    let e = &g.first_player_elo;
     r.extend([
-        num(g.pairs.white_score),
-        num(g.pairs.interval.map(|i| i.low)),
-        num(g.pairs.interval.map(|i| i.high)),
         num(e.elo),
         num(e.low),
         num(e.high),
-        e.model.clone(),
-        num(e.z),
         num(e.p_value),
         e.significant.to_string(),
         e.significant_holm.to_string(),
-        num(g.draw_rate),
-        num(g.draw_rate_wilson.map(|i| i.low)),
-        num(g.draw_rate_wilson.map(|i| i.high)),
-        num(g.move_limit_rate),
-        num(g.length.mean),
+    ]);
+    let nelo = g.normalized_elo;
+    r.push(num(nelo.and_then(|n| n.value)));
+    r.extend(ends(nelo.and_then(|n| n.interval)));
+    r.push(num(g.detectable_effect));
+    let tost = g.equivalence;
+    r.extend([
+        num(tost.map(|t| t.margin)),
+        num(tost.map(|t| t.p_value)),
+        tost.map_or(String::new(), |t| t.equivalent.to_string()),
+    ]);
+    let sprt = g.sprt.as_ref();
+    r.extend([
+        num(sprt.map(|s| s.llr)),
+        num(sprt.map(|s| s.lower)),
+        num(sprt.map(|s| s.upper)),
+        sprt.and_then(|s| s.decision)
+            .map_or(String::new(), |d| format!("{d:?}")),
+        sprt.map_or(String::new(), |s| s.pairs.to_string()),
+    ]);
+    r.push(num(g.length.mean));
+    r.extend(ends(g.length.mean_interval));
+    r.extend([
         num(g.length.min),
         num(g.length.q1),
         num(g.length.median),
         num(g.length.q3),
         num(g.length.max),
-        num(g.captures_per_game),
-        num(g.relocations_per_game),
+        num(g.captures_per_game.value),
+    ]);
+    r.extend(ends(g.captures_per_game.interval));
+    r.push(num(g.relocations_per_game.value));
+    let a = g.first_agent.as_ref();
+    r.extend([
         a.map_or(String::new(), |a| a.agent.clone()),
         num(a.map(|a| a.score)),
-        num(a.and_then(|a| a.wilson).map(|i| i.low)),
-        num(a.and_then(|a| a.wilson).map(|i| i.high)),
+        num(a.and_then(|a| a.interval).map(|i| i.low)),
+        num(a.and_then(|a| a.interval).map(|i| i.high)),
         num(a.and_then(|a| a.elo)),
-        num(g.ludii.advantage_p1),
-        num(g.ludii.balance),
-        num(g.ludii.completion),
-        num(g.ludii.drawishness),
-        num(g.ludii.duration),
-        num(g.ludii.branching_factor),
-        num(g.ludii.decision_moves),
     ]);
+    let m = &g.ludii;
+    r.extend([
+        num(m.advantage_p1),
+        num(m.balance),
+        num(m.completion),
+        num(m.drawishness),
+        num(m.drawishness_described),
+        num(m.timeouts),
+        num(m.duration),
+        num(m.branching_factor),
+        num(m.decision_moves),
+    ]);
+    // The tournament's rating difference between the pairing's agents.
+    let pairwise = summary.ratings.as_ref().and_then(|ratings| {
+        let (first, second) = g.pairing.split_once(" vs ")?;
+        let p = ratings
+            .pairwise
+            .iter()
+            .find(|p| p.agent == first && p.opponent == second)?;
+        let rating = |name: &str| ratings.agents.iter().find(|a| a.agent == name);
+        Some((p, rating(first)?, rating(second)?))
+    });
+    r.extend([
+        num(pairwise.map(|p| p.0.elo_difference)),
+        num(pairwise.map(|p| p.0.low)),
+        num(pairwise.map(|p| p.0.high)),
+        num(pairwise.map(|p| p.0.los)),
+        num(pairwise.map(|p| p.1.elo)),
+        num(pairwise.map(|p| p.1.error95)),
+        num(pairwise.map(|p| p.2.elo)),
+        num(pairwise.map(|p| p.2.error95)),
+    ]);
+    let contrast = summary
+        .contrasts
+        .iter()
+        .find(|c| c.variant == g.variant && c.pairing == g.pairing);
+    r.extend([
+        contrast.map_or(String::new(), |c| c.baseline.clone()),
+        contrast.map_or(String::new(), |c| c.pairs.to_string()),
+        num(contrast.and_then(|c| c.white_elo_difference)),
+    ]);
+    for m in 0..CONTRAST_METRICS.len() {
+        let d: Option<&Difference> = contrast.and_then(|c| c.metrics()[m].as_ref());
+        r.push(num(d.map(|d| d.difference)));
+        r.extend(ends(d.and_then(|d| d.interval)));
+        r.push(num(d.map(|d| d.p_value)));
+        r.push(d.map_or(String::new(), |d| d.significant_holm.to_string()));
+        r.push(num(d.and_then(|d| d.effect_size)));
+    }
     r
 }
 
@@ -194,7 +341,9 @@ pub fn summary_csv(summary: &Summary) -> Result<Vec<u8>> {
     let fail = |e: csv::Error| Error::output(Path::new(SUMMARY_CSV), e.to_string());
     writer.write_record(summary_columns()).map_err(fail)?;
     for g in &summary.groups {
-        writer.write_record(group_record(g)).map_err(fail)?;
+        writer
+            .write_record(group_record(summary, g))
+            .map_err(fail)?;
     }
     writer
         .into_inner()
@@ -204,13 +353,32 @@ pub fn summary_csv(summary: &Summary) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::{Experiment, Kind, Pairing};
 
     #[test]
     fn every_group_row_has_every_column() {
         let columns = summary_columns();
-        assert_eq!(columns[6], "white_formation");
-        assert_eq!(columns[14], "draw_move_limit");
-        let g = GroupSummary::new("standard", "random", None, &[]);
-        assert_eq!(group_record(&g).len(), columns.len());
+        assert_eq!(columns[7], "white_formation");
+        assert_eq!(columns[15], "draw_move_limit");
+        let experiment = Experiment {
+            kind: Kind::Run,
+            variants: vec!["standard".into()],
+            pairings: vec![Pairing {
+                first: "random".into(),
+                second: "random".into(),
+            }],
+            games: 2,
+            opening_plies: 0,
+            max_plies: 10,
+            seed: 1,
+            sprt: None,
+        };
+        let summary = Summary::new(&experiment, &[], 2);
+        assert_eq!(
+            group_record(&summary, &summary.groups[0]).len(),
+            columns.len()
+        );
+        let unique: std::collections::BTreeSet<&String> = columns.iter().collect();
+        assert_eq!(unique.len(), columns.len(), "column names are unique");
     }
 }

@@ -40,12 +40,15 @@ pub fn play_one(experiment: &Experiment, index: u64) -> Result<Finished> {
 /// Plays the games `indices` on `threads` worker threads and calls `consume` for each
 /// finished game, in completion order, one game at a time (the worker that finished the
 /// game calls it under a lock: no extra thread competes with the workers for the cores).
-/// Stops at the first error (from a game or from `consume`); games being played then are
-/// abandoned.
+/// Games are handed to the workers in the order of `indices`, and a game for which
+/// `needed` is false when a worker reaches it is skipped (an SPRT that decided stops its
+/// block this way). Stops at the first error (from a game or from `consume`); games being
+/// played then are abandoned.
 pub fn run_games(
     experiment: &Experiment,
     indices: &[u64],
     threads: usize,
+    needed: impl Fn(u64) -> bool + Sync,
     consume: impl FnMut(Finished) -> Result<()> + Send,
 ) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -55,8 +58,8 @@ pub fn run_games(
     let stop = AtomicBool::new(false);
     let sink = Mutex::new((consume, None::<Error>));
     pool.install(|| {
-        indices.par_iter().with_max_len(1).for_each(|&index| {
-            if stop.load(Ordering::Relaxed) {
+        indices.iter().par_bridge().for_each(|&index| {
+            if stop.load(Ordering::Relaxed) || !needed(index) {
                 return;
             }
             let finished = play_one(experiment, index);

@@ -5,8 +5,10 @@ use crate::error::Result;
 use crate::progress::Progress;
 use crate::row::GameRow;
 use crate::runner::run_games;
+use crate::sample::{sprt_limits, within_limits, SprtMonitor};
 use crate::store::{GameWriter, Manifest};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// How to run.
@@ -44,7 +46,10 @@ impl RunOutcome {
     }
 }
 
-/// Plays every game of `manifest` (its shard only, if any) that is not yet done.
+/// Plays every game of `manifest` (its shard only, if any) that is not yet done. With an
+/// SPRT, a block stops being scheduled once the test over its prefix of pairs decided,
+/// and the games played beyond that point are left out of the final files, so the result
+/// is the same at any thread count and after any interruption.
 pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     let experiment = &manifest.experiment;
     let mut writer = match (&options.out, options.resume) {
@@ -72,10 +77,34 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     } else {
         None
     };
+    let mut monitor = SprtMonitor::new(experiment);
+    if let Some(m) = monitor.as_mut() {
+        let mut sorted: Vec<&GameRow> = done_rows.iter().collect();
+        sorted.sort_by_key(|r| r.index);
+        for row in sorted {
+            m.record(row);
+        }
+    }
+    let limits: Vec<AtomicU64> = match &monitor {
+        Some(m) => m.limits().iter().map(|&l| AtomicU64::new(l)).collect(),
+        None => Vec::new(),
+    };
+    let needed = |index: u64| {
+        let block = experiment.block_of(index);
+        limits.get(block).map_or(true, |l| {
+            index % experiment.games < l.load(Ordering::Relaxed)
+        })
+    };
     let mut rows_in_memory = Vec::new();
     let started = Instant::now();
     let mut played_now = 0;
-    let outcome = run_games(experiment, &pending, options.threads, |finished| {
+    let outcome = run_games(experiment, &pending, options.threads, needed, |finished| {
+        if let Some(m) = monitor.as_mut() {
+            if m.record(&finished.row) {
+                let block = experiment.block_of(finished.row.index);
+                limits[block].store(m.limits()[block], Ordering::Relaxed);
+            }
+        }
         if let Some(w) = writer.as_mut() {
             w.append_line(finished.row.index, &finished.csv_line, &finished.record)?;
         } else {
@@ -93,8 +122,17 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     }
     outcome?;
     let rows = match writer {
-        Some(w) => w.finish()?,
+        Some(w) => match &experiment.sprt {
+            Some(_) => {
+                let (_, rows) = crate::store::read_games(w.dir())?;
+                let limits = sprt_limits(experiment, &rows).unwrap_or_default();
+                w.finish_keeping(|r| within_limits(experiment, &limits, r.index))?
+            }
+            None => w.finish()?,
+        },
         None => {
+            let limits = sprt_limits(experiment, &rows_in_memory).unwrap_or_default();
+            rows_in_memory.retain(|r| within_limits(experiment, &limits, r.index));
             rows_in_memory.sort_by_key(|r| r.index);
             rows_in_memory
         }

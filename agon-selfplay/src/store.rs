@@ -173,6 +173,11 @@ impl GameWriter {
         })
     }
 
+    /// The output directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Games already in the directory.
     pub fn done(&self) -> &BTreeSet<u64> {
         &self.done
@@ -201,11 +206,17 @@ impl GameWriter {
 
     /// Rewrites both files sorted by game index and returns the rows.
     pub fn finish(self) -> Result<Vec<GameRow>> {
+        self.finish_keeping(|_| true)
+    }
+
+    /// Rewrites both files sorted by game index, with only the games whose row `keep`
+    /// accepts (an SPRT drops the games played after it decided), and returns their rows.
+    pub fn finish_keeping(self, keep: impl Fn(&GameRow) -> bool) -> Result<Vec<GameRow>> {
         drop(self.csv);
         drop(self.agn);
         let manifest = Manifest::read(&self.dir)?;
         let (rows, records) = read_files(&self.dir, &manifest)?;
-        let rows = sorted_rows(rows);
+        let rows = sorted_rows(rows.into_iter().filter(|r| keep(r)).collect());
         write_games(&self.dir, &rows, &records)?;
         Ok(rows)
     }

@@ -1,23 +1,42 @@
-//! Statistics of finished games, per variant and agent pairing: outcomes with confidence
-//! intervals, the first-player advantage in Elo, lengths, activity, and Ludii's metrics.
-//! Computed from `games.csv` rows sorted by game index, so the numbers never depend on the
-//! order in which games finished.
+//! Statistics of finished games, per variant and agent pairing: outcomes with move-limit
+//! (undecided) games kept apart from draws by the rules, the first-player advantage with
+//! an exact test, equivalence, the smallest detectable effect, the SPRT, bootstrap
+//! intervals, Ludii's metrics, contrasts against a baseline variant, and a tournament's
+//! ratings. Computed from the compact per-pair records of [`crate::sample`], so the
+//! numbers never depend on the order in which games finished.
 
-use crate::experiment::Experiment;
+use crate::error::{Error, Result};
+use crate::experiment::{Experiment, Kind};
+use crate::ratings::{rate, RatingOptions, Ratings};
 use crate::row::GameRow;
-use crate::stats::{
-    elo_from_score, quantile, two_sided_p, wilson, Interval, Pentanomial, Trinomial, Z95,
-};
-use agon_core::{GameResult, Termination};
+use crate::sample::{GameStat, PairRecord, Samples, SprtResult};
+use crate::stats::bootstrap::{percentile_intervals, RESAMPLES};
+use crate::stats::contrast::{difference, holm, Difference};
+use crate::stats::pairs::{IntervalMethod, Tost};
+use crate::stats::{elo_from_score, quantile, wilson, Interval, Pentanomial, Z95};
+use agon_core::{GameResult, Rng, Termination};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The label of the per-variant group that pools every pairing (only when there are
 /// several).
 pub const ALL_PAIRINGS: &str = "all pairings";
+/// Groups with fewer complete pairs are flagged "too few pairs": below 6 pairs no outcome
+/// can reach p < 0.05 in the exact test (its smallest p-value is `2/2^N`).
+pub const MIN_PAIRS: u64 = 6;
+/// A group whose games hit the ply limit more often than this is flagged "mostly
+/// undecided".
+pub const MOSTLY_UNDECIDED: f64 = 0.5;
+/// The default equivalence margin of White's score.
+pub const DEFAULT_MARGIN: f64 = 0.02;
+/// The variant contrasts compare with by default, when the experiment has it.
+pub const DEFAULT_BASELINE: &str = "standard";
+/// Significance level of every test.
+pub const ALPHA: f64 = 0.05;
+/// Power at which the smallest detectable effect is stated.
+pub const POWER: f64 = 0.8;
 
 /// Every (result, termination) combination that self-play can produce, in report order.
-pub const OUTCOME_KINDS: [(GameResult, Termination); 8] = [
+pub const OUTCOME_KINDS: [(GameResult, Termination); 9] = [
     (GameResult::WhiteWins, Termination::Formation),
     (GameResult::WhiteWins, Termination::SixGuards),
     (GameResult::WhiteWins, Termination::NoMoves),
@@ -26,7 +45,78 @@ pub const OUTCOME_KINDS: [(GameResult, Termination); 8] = [
     (GameResult::BlackWins, Termination::NoMoves),
     (GameResult::Draw, Termination::Repetition),
     (GameResult::Draw, Termination::DoublePass),
+    (GameResult::Draw, Termination::MoveLimit),
 ];
+
+/// Report options: what the statistics compare with and test for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The variant the others are compared with (`None`: `standard` when present).
+    pub baseline: Option<String>,
+    /// The equivalence margin of White's score.
+    pub margin: f64,
+    /// How a tournament's agents are rated.
+    pub ratings: RatingOptions,
+}
+
+impl Default for Analysis {
+    fn default() -> Analysis {
+        Analysis {
+            baseline: None,
+            margin: DEFAULT_MARGIN,
+            ratings: RatingOptions::default(),
+        }
+    }
+}
+
+impl Analysis {
+    /// Options from their textual forms, checked.
+    pub fn new(
+        baseline: Option<String>,
+        margin: Option<f64>,
+        anchor: Option<&str>,
+        prior: Option<f64>,
+    ) -> Result<Analysis> {
+        let margin = margin.unwrap_or(DEFAULT_MARGIN);
+        if !(margin > 0.0 && margin < 0.5) {
+            return Err(Error::Settings(format!(
+                "--margin must lie strictly between 0 and 0.5 (a share of points), not {margin}"
+            )));
+        }
+        let anchor = match anchor {
+            Some(text) => {
+                let bad = || {
+                    Error::Settings(format!(
+                        "--anchor takes AGENT=ELO, e.g. random=0, not `{text}`"
+                    ))
+                };
+                let (agent, elo) = text.rsplit_once('=').ok_or_else(bad)?;
+                let elo: f64 = elo.trim().parse().map_err(|_| bad())?;
+                if !elo.is_finite() {
+                    return Err(bad());
+                }
+                Some((crate::experiment::canonical_spec(agent.trim())?, elo))
+            }
+            None => None,
+        };
+        let baseline = match baseline {
+            Some(name) => Some(
+                name.parse::<agon_core::Rules>()
+                    .map_err(|e| Error::Settings(format!("--baseline: {e}")))?
+                    .to_string(),
+            ),
+            None => None,
+        };
+        Ok(Analysis {
+            baseline,
+            margin,
+            ratings: RatingOptions {
+                prior: prior.unwrap_or(crate::ratings::DEFAULT_PRIOR),
+                anchor,
+            },
+        })
+    }
+}
 
 /// The whole report of an output directory.
 #[derive(Clone, Debug, Serialize)]
@@ -39,11 +129,37 @@ pub struct Summary {
     pub games_expected: u64,
     /// Games it holds.
     pub games_played: u64,
+    /// Games the statistics use: all of them, less those played after an SPRT decided.
+    pub games_used: u64,
     /// Games in which an agent's choices depended on the clock (not reproducible).
     pub time_limited_games: u64,
+    /// The settings of the statistics.
+    pub analysis: AnalysisInfo,
     /// One group per (variant, pairing), then per variant over all pairings when there
     /// are several.
     pub groups: Vec<GroupSummary>,
+    /// Each variant against the baseline (same pairing).
+    pub contrasts: Vec<Contrast>,
+    /// A tournament's ratings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Ratings>,
+}
+
+/// The settings the statistics used.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalysisInfo {
+    /// The variant of the contrasts (none when the experiment lacks it).
+    pub baseline: Option<String>,
+    /// The equivalence margin of White's score.
+    pub margin: f64,
+    /// Significance level of every test.
+    pub alpha: f64,
+    /// Power of the stated detectable effects.
+    pub power: f64,
+    /// Fewer complete pairs than this are flagged.
+    pub min_pairs: u64,
+    /// Bootstrap resamples per interval.
+    pub bootstrap_resamples: usize,
 }
 
 /// Statistics of one variant and pairing.
@@ -53,40 +169,91 @@ pub struct GroupSummary {
     pub variant: String,
     /// `A vs B` (the agents' specs), or [`ALL_PAIRINGS`].
     pub pairing: String,
-    /// Finished games.
+    /// Finished games (used by the statistics).
     pub games: u64,
     /// Games White won.
     pub white_wins: u64,
     /// Games Black won.
     pub black_wins: u64,
-    /// Draws of every kind (rule draws and ply-limit draws).
+    /// Draws by the rules (repetition, double pass).
     pub draws: u64,
+    /// Games stopped at the ply limit without a result by the rules (scored 1/2).
+    pub undecided: u64,
     /// Games by result and termination.
     pub by_termination: Vec<TerminationCount>,
-    /// White's mean score (win 1, draw 1/2).
+    /// Warnings: `too few pairs`, `mostly undecided`.
+    pub flags: Vec<String>,
+    /// Games won by either side / games, with its 95% Wilson interval.
+    pub decisive_rate: Rate,
+    /// Rule draws / games.
+    pub draw_rate: Rate,
+    /// Move-limit games / games.
+    pub undecided_rate: Rate,
+    /// White's wins / decisive games.
+    pub white_share_of_decisive: Rate,
+    /// White's mean score per game (win 1, draw or undecided 1/2).
     pub white_score: Option<f64>,
-    /// 95% Wilson interval of White's score, game by game.
+    /// 95% Wilson interval of White's score, game by game (ignores the pairing).
     pub white_score_wilson: Option<Interval>,
     /// White's scores over colour-swapped pairs (complete pairs only).
     pub pairs: PairStats,
-    /// The first-player advantage in Elo.
+    /// The first-player advantage in Elo, with the exact test.
     pub first_player_elo: EloEstimate,
-    /// Draws / games.
-    pub draw_rate: Option<f64>,
-    /// 95% Wilson interval of the draw rate.
-    pub draw_rate_wilson: Option<Interval>,
-    /// Move-limit (adjudicated) draws / games.
-    pub move_limit_rate: Option<f64>,
+    /// Normalized Elo of the first-player advantage (fishtest's definition).
+    pub normalized_elo: Option<Estimate>,
+    /// "Balanced within ± margin": the two one-sided tests.
+    pub equivalence: Option<Tost>,
+    /// The smallest first-move advantage (in White's score) the pairs could detect with
+    /// probability `analysis.power` at level `analysis.alpha`.
+    pub detectable_effect: Option<f64>,
+    /// The sequential test of this block, when the experiment has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtResult>,
     /// Game length in plies.
     pub length: LengthStats,
-    /// Mean pieces captured per game.
-    pub captures_per_game: Option<f64>,
-    /// Mean relocations per game.
-    pub relocations_per_game: Option<f64>,
+    /// Mean pieces captured per game, with a bootstrap interval.
+    pub captures_per_game: Estimate,
+    /// Mean relocations per game, with a bootstrap interval.
+    pub relocations_per_game: Estimate,
     /// Score of the pairing's first agent (both colours), when two different agents meet.
     pub first_agent: Option<AgentScore>,
-    /// Ludii's balance metrics, computed as Ludii computes them.
+    /// Ludii's metrics, computed as Ludii's code computes them.
     pub ludii: LudiiMetrics,
+    /// Bootstrap 95% intervals of Ludii's metrics.
+    pub ludii_intervals: LudiiIntervals,
+}
+
+/// A proportion with its 95% Wilson interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Rate {
+    /// The count.
+    pub count: u64,
+    /// Out of.
+    pub of: u64,
+    /// `count / of`.
+    pub rate: Option<f64>,
+    /// Its 95% Wilson interval.
+    pub interval: Option<Interval>,
+}
+
+impl Rate {
+    fn new(count: u64, of: u64) -> Rate {
+        Rate {
+            count,
+            of,
+            rate: (of > 0).then(|| count as f64 / of as f64),
+            interval: wilson(count as f64, of, Z95),
+        }
+    }
+}
+
+/// A value with a 95% interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Estimate {
+    /// The value.
+    pub value: Option<f64>,
+    /// Its interval.
+    pub interval: Option<Interval>,
 }
 
 /// Games of one (result, termination) combination.
@@ -109,23 +276,23 @@ pub struct PairStats {
     pub pentanomial: [u64; 5],
     /// Mean score per game over complete pairs.
     pub white_score: Option<f64>,
-    /// 95% interval from the pentanomial variance.
+    /// Its 95% interval, never of zero width.
     pub interval: Option<Interval>,
+    /// How the interval was computed.
+    pub interval_method: Option<IntervalMethod>,
 }
 
-/// An Elo difference with its 95% interval and a two-sided test against 0.
+/// The first-player advantage in Elo with its 95% interval and the exact test.
 #[derive(Clone, Debug, Serialize)]
 pub struct EloEstimate {
-    /// The estimate (`None` when the score is 0 or 1).
+    /// The estimate (`None` when White's pair score is 0 or 1: no finite Elo).
     pub elo: Option<f64>,
-    /// Elo of the interval's lower end.
+    /// Elo of the interval's lower end (`None`: unbounded below).
     pub low: Option<f64>,
-    /// Elo of the interval's upper end.
+    /// Elo of the interval's upper end (`None`: unbounded above).
     pub high: Option<f64>,
-    /// Which variance the interval uses: `pentanomial` (pairs) or `trinomial` (games).
-    pub model: String,
-    /// `(score - 1/2) / SE`.
-    pub z: Option<f64>,
+    /// The test: `sign-flip` (exact, over complete pairs).
+    pub test: String,
     /// Two-sided p-value of no advantage.
     pub p_value: Option<f64>,
     /// Whether `p < 0.05`.
@@ -135,39 +302,41 @@ pub struct EloEstimate {
     pub significant_holm: bool,
 }
 
-/// Game length in plies.
+/// Lengths in plies: mean (with its bootstrap interval) and five-number summary.
 #[derive(Clone, Debug, Serialize)]
 pub struct LengthStats {
     /// Mean.
     pub mean: Option<f64>,
-    /// Lower quartile.
+    /// Bootstrap 95% interval of the mean.
+    pub mean_interval: Option<Interval>,
+    /// Shortest game.
+    pub min: Option<f64>,
+    /// First quartile.
     pub q1: Option<f64>,
     /// Median.
     pub median: Option<f64>,
-    /// Upper quartile.
+    /// Third quartile.
     pub q3: Option<f64>,
-    /// Shortest.
-    pub min: Option<f64>,
-    /// Longest.
+    /// Longest game.
     pub max: Option<f64>,
 }
 
-/// An agent's score against its partner in a pairing.
+/// The score of a pairing's first agent over both colours.
 #[derive(Clone, Debug, Serialize)]
 pub struct AgentScore {
     /// The agent's spec.
     pub agent: String,
     /// Mean score over both colours.
     pub score: f64,
-    /// 95% Wilson interval.
-    pub wilson: Option<Interval>,
+    /// 95% interval over complete pairs (Wilson over games when there are none).
+    pub interval: Option<Interval>,
     /// Elo difference to the partner.
     pub elo: Option<f64>,
 }
 
 /// The metrics Ludii's evaluation publishes for every game, computed the way its code
 /// does (see docs/selfplay.md for each definition).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct LudiiMetrics {
     /// Mean of (utility of player 1 + 1)/2: wins 1, draws and unfinished games 1/2.
     pub advantage_p1: Option<f64>,
@@ -175,8 +344,14 @@ pub struct LudiiMetrics {
     pub balance: Option<f64>,
     /// Games with a winner / games.
     pub completion: Option<f64>,
-    /// Rule draws (not ply-limit draws) / games.
+    /// Games without a winner / games: Ludii's code counts games stopped at the ply limit
+    /// too (its test is `turns ≤ limit`).
     pub drawishness: Option<f64>,
+    /// Draws by the rules / games: Drawishness as Ludii's description states it ("not
+    /// including timeouts").
+    pub drawishness_described: Option<f64>,
+    /// Games stopped at the ply limit / games.
+    pub timeouts: Option<f64>,
     /// Mean plies per game.
     pub duration: Option<f64>,
     /// Mean over games of the mean number of legal actions per ply.
@@ -185,45 +360,213 @@ pub struct LudiiMetrics {
     pub decision_moves: Option<f64>,
 }
 
+/// Bootstrap 95% intervals (over pairs) of [`LudiiMetrics`].
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LudiiIntervals {
+    /// AdvantageP1.
+    pub advantage_p1: Option<Interval>,
+    /// Balance.
+    pub balance: Option<Interval>,
+    /// Completion.
+    pub completion: Option<Interval>,
+    /// Drawishness (code).
+    pub drawishness: Option<Interval>,
+    /// Drawishness (description).
+    pub drawishness_described: Option<Interval>,
+    /// Timeouts.
+    pub timeouts: Option<Interval>,
+    /// Duration.
+    pub duration: Option<Interval>,
+    /// BranchingFactor.
+    pub branching_factor: Option<Interval>,
+    /// DecisionMoves.
+    pub decision_moves: Option<Interval>,
+}
+
+/// One variant against the baseline, in one pairing: per-pair differences.
+#[derive(Clone, Debug, Serialize)]
+pub struct Contrast {
+    /// The variant.
+    pub variant: String,
+    /// The pairing.
+    pub pairing: String,
+    /// The baseline variant.
+    pub baseline: String,
+    /// Complete pairs of the variant.
+    pub pairs: u64,
+    /// Complete pairs of the baseline.
+    pub baseline_pairs: u64,
+    /// White's score, variant minus baseline.
+    pub white_score: Option<Difference>,
+    /// Elo of the variant's White score minus Elo of the baseline's.
+    pub white_elo_difference: Option<f64>,
+    /// Rule-draw rate, variant minus baseline.
+    pub draw_rate: Option<Difference>,
+    /// Decisive rate, variant minus baseline.
+    pub decisive_rate: Option<Difference>,
+    /// Mean length in plies, variant minus baseline.
+    pub mean_length: Option<Difference>,
+    /// Mean captures per game, variant minus baseline.
+    pub captures: Option<Difference>,
+}
+
+/// The names of the contrast metrics, in report order.
+pub const CONTRAST_METRICS: [&str; 5] = [
+    "white_score",
+    "draw_rate",
+    "decisive_rate",
+    "mean_length",
+    "captures",
+];
+
+impl Contrast {
+    /// The differences in [`CONTRAST_METRICS`] order.
+    pub fn metrics(&self) -> [&Option<Difference>; 5] {
+        [
+            &self.white_score,
+            &self.draw_rate,
+            &self.decisive_rate,
+            &self.mean_length,
+            &self.captures,
+        ]
+    }
+
+    fn metrics_mut(&mut self) -> [&mut Option<Difference>; 5] {
+        [
+            &mut self.white_score,
+            &mut self.draw_rate,
+            &mut self.decisive_rate,
+            &mut self.mean_length,
+            &mut self.captures,
+        ]
+    }
+}
+
+/// Salts that separate the random streams of the bootstrap and the permutation tests
+/// from each other and from the games.
+const BOOTSTRAP_SALT: u64 = 0x626F_6F74_7374_7270;
+const PERMUTATION_SALT: u64 = 0x7065_726D_7574_6573;
+
 impl Summary {
-    /// Summarises `rows` (any order; sorted by index here) of `experiment`.
+    /// Summarises `rows` (any order) of `experiment` with the default analysis.
     pub fn new(experiment: &Experiment, rows: &[GameRow], games_expected: u64) -> Summary {
-        let mut sorted: Vec<&GameRow> = rows.iter().collect();
-        sorted.sort_by_key(|r| r.index);
-        let mut blocks: Vec<Vec<&GameRow>> = vec![Vec::new(); experiment.blocks()];
-        for row in &sorted {
-            let block = experiment.block_of(row.index);
-            if let Some(list) = blocks.get_mut(block) {
-                list.push(row);
-            }
-        }
+        let samples = Samples::of_rows(experiment, rows);
+        Summary::of_samples(
+            experiment,
+            &samples,
+            games_expected,
+            rows.len() as u64,
+            &Analysis::default(),
+        )
+        .expect("the default analysis always applies")
+    }
+
+    /// Summarises the samples of `experiment`; `games_played` counts every game held
+    /// (also those after an SPRT decision).
+    pub fn of_samples(
+        experiment: &Experiment,
+        samples: &Samples,
+        games_expected: u64,
+        games_played: u64,
+        analysis: &Analysis,
+    ) -> Result<Summary> {
         let mut groups = Vec::new();
-        for (b, rows) in blocks.iter().enumerate() {
+        for (b, pairs) in samples.blocks.iter().enumerate() {
             let (variant, pairing) = experiment.block(b);
             let first = (pairing.first != pairing.second).then_some(pairing.first.as_str());
-            groups.push(GroupSummary::new(variant, &pairing.label(), first, rows));
+            let mut g = GroupSummary::new(
+                variant,
+                &pairing.label(),
+                first,
+                pairs,
+                group_seed(experiment.seed, b),
+            );
+            g.sprt = samples.sprt[b].clone();
+            groups.push(g);
         }
-        holm(&mut groups);
+        let flags = holm(
+            &groups
+                .iter()
+                .map(|g| g.first_player_elo.p_value)
+                .collect::<Vec<_>>(),
+            ALPHA,
+        );
+        for (g, flag) in groups.iter_mut().zip(flags) {
+            g.first_player_elo.significant_holm = flag;
+        }
         if experiment.pairings.len() > 1 {
             let per_variant = experiment.pairings.len();
             for (v, variant) in experiment.variants.iter().enumerate() {
-                let pooled: Vec<&GameRow> = blocks[v * per_variant..(v + 1) * per_variant]
+                let pooled: Vec<PairRecord> = samples.blocks
+                    [v * per_variant..(v + 1) * per_variant]
                     .iter()
                     .flatten()
                     .copied()
                     .collect();
-                groups.push(GroupSummary::new(variant, ALL_PAIRINGS, None, &pooled));
+                let seed = group_seed(experiment.seed, samples.blocks.len() + v);
+                groups.push(GroupSummary::new(
+                    variant,
+                    ALL_PAIRINGS,
+                    None,
+                    &pooled,
+                    seed,
+                ));
             }
         }
-        Summary {
+        let baseline = analysis.baseline.clone().or_else(|| {
+            experiment
+                .variants
+                .iter()
+                .any(|v| v == DEFAULT_BASELINE)
+                .then(|| DEFAULT_BASELINE.to_string())
+        });
+        if let Some(name) = &baseline {
+            if !experiment.variants.contains(name) {
+                return Err(Error::Settings(format!(
+                    "--baseline {name}: the experiment has no such variant (variants: {})",
+                    experiment.variants.join(", ")
+                )));
+            }
+        }
+        let contrasts = match &baseline {
+            Some(name) => contrasts(experiment, samples, name),
+            None => Vec::new(),
+        };
+        let ratings = match experiment.kind {
+            Kind::Tournament => Some(rate(experiment, samples, &analysis.ratings)?),
+            Kind::Run => None,
+        };
+        for g in &mut groups {
+            g.equivalence = Pentanomial {
+                counts: g.pairs.pentanomial,
+            }
+            .tost(analysis.margin, ALPHA);
+        }
+        Ok(Summary {
             tool: "agon-selfplay".into(),
             experiment: experiment.clone(),
             games_expected,
-            games_played: rows.len() as u64,
-            time_limited_games: rows.iter().filter(|r| r.time_limited).count() as u64,
+            games_played,
+            games_used: samples.games(),
+            time_limited_games: samples.time_limited_games,
+            analysis: AnalysisInfo {
+                baseline,
+                margin: analysis.margin,
+                alpha: ALPHA,
+                power: POWER,
+                min_pairs: MIN_PAIRS,
+                bootstrap_resamples: RESAMPLES,
+            },
             groups,
-        }
+            contrasts,
+            ratings,
+        })
     }
+}
+
+/// The seed of a group's resampling: the experiment's seed and the group's number.
+fn group_seed(seed: u64, group: usize) -> u64 {
+    Rng::for_stream(seed ^ BOOTSTRAP_SALT, group as u64).next_u64()
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
@@ -231,116 +574,260 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
 
-fn ratio(part: u64, whole: u64) -> Option<f64> {
-    (whole > 0).then(|| part as f64 / whole as f64)
+/// Per-pair sums the bootstrap resamples, in this order.
+const GAMES: usize = 0;
+const WHITE_POINTS: usize = 1;
+const DECISIVE: usize = 2;
+const NO_WINNER: usize = 3;
+const RULE_DRAWS: usize = 4;
+const UNDECIDED: usize = 5;
+const PLIES: usize = 6;
+const CAPTURES: usize = 7;
+const RELOCATIONS: usize = 8;
+const MEASURED: usize = 9;
+const BRANCHING: usize = 10;
+const DECISIONS: usize = 11;
+const SUMS: usize = 12;
+
+fn pair_sums(pair: &PairRecord) -> [f64; SUMS] {
+    let mut s = [0.0; SUMS];
+    for g in pair.played() {
+        s[GAMES] += 1.0;
+        s[WHITE_POINTS] += f64::from(g.white_half_points()) / 2.0;
+        s[DECISIVE] += f64::from(u8::from(g.decisive()));
+        s[NO_WINNER] += f64::from(u8::from(!g.decisive()));
+        s[RULE_DRAWS] += f64::from(u8::from(g.rule_draw()));
+        s[UNDECIDED] += f64::from(u8::from(g.undecided()));
+        s[PLIES] += f64::from(g.plies);
+        s[CAPTURES] += f64::from(g.captures);
+        s[RELOCATIONS] += f64::from(g.relocations);
+        if g.plies > 0 {
+            s[MEASURED] += 1.0;
+            s[BRANCHING] += g.legal_actions as f64 / f64::from(g.plies);
+            s[DECISIONS] += f64::from(g.decision_plies) / f64::from(g.plies);
+        }
+    }
+    s
+}
+
+/// The bootstrapped values, from weighted sums: mean length, captures, relocations, then
+/// the nine Ludii metrics.
+fn resampled_values(t: &[f64; SUMS]) -> [Option<f64>; 12] {
+    let per_game = |k: usize| (t[GAMES] > 0.0).then(|| t[k] / t[GAMES]);
+    let per_measured = |k: usize| (t[MEASURED] > 0.0).then(|| t[k] / t[MEASURED]);
+    let advantage = per_game(WHITE_POINTS);
+    [
+        per_game(PLIES),
+        per_game(CAPTURES),
+        per_game(RELOCATIONS),
+        advantage,
+        advantage.map(|s| 1.0 - (2.0 * s - 1.0).abs()),
+        per_game(DECISIVE),
+        per_game(NO_WINNER),
+        per_game(RULE_DRAWS),
+        per_game(UNDECIDED),
+        per_game(PLIES),
+        per_measured(BRANCHING),
+        per_measured(DECISIONS),
+    ]
 }
 
 impl GroupSummary {
-    /// Statistics of `rows` (sorted by index). `first` names the agent whose score to
-    /// report when two different agents meet.
-    pub fn new(variant: &str, pairing: &str, first: Option<&str>, rows: &[&GameRow]) -> Self {
-        let n = rows.len() as u64;
-        let count = |result: GameResult| rows.iter().filter(|r| r.result == result).count() as u64;
-        let white = Trinomial {
-            wins: count(GameResult::WhiteWins),
-            draws: count(GameResult::Draw),
-            losses: count(GameResult::BlackWins),
-        };
-        let mut by_termination = Vec::new();
+    /// Statistics of a group's pairs. `first` names the agent whose score to report when
+    /// two different agents meet; `seed` drives the bootstrap.
+    pub fn new(
+        variant: &str,
+        pairing: &str,
+        first: Option<&str>,
+        pairs: &[PairRecord],
+        seed: u64,
+    ) -> Self {
+        let games: Vec<&GameStat> = pairs.iter().flat_map(PairRecord::played).collect();
+        let n = games.len() as u64;
+        let count = |f: fn(&GameStat) -> bool| games.iter().filter(|g| f(g)).count() as u64;
+        let white_wins = count(|g| g.result == GameResult::WhiteWins);
+        let black_wins = count(|g| g.result == GameResult::BlackWins);
+        let draws = count(GameStat::rule_draw);
+        let undecided = count(GameStat::undecided);
         let mut kinds: Vec<(GameResult, Termination)> = OUTCOME_KINDS.to_vec();
-        kinds.push((GameResult::Draw, Termination::MoveLimit));
-        for r in rows {
-            if !kinds.contains(&(r.result, r.termination)) {
-                kinds.push((r.result, r.termination));
+        for g in &games {
+            if !kinds.contains(&(g.result, g.termination)) {
+                kinds.push((g.result, g.termination));
             }
         }
-        for (result, termination) in kinds {
-            let games = rows
-                .iter()
-                .filter(|r| r.result == result && r.termination == termination)
-                .count() as u64;
-            if games > 0 {
-                by_termination.push(TerminationCount {
-                    result,
-                    termination,
-                    games,
-                });
+        let by_termination = kinds
+            .into_iter()
+            .map(|(result, termination)| TerminationCount {
+                result,
+                termination,
+                games: games
+                    .iter()
+                    .filter(|g| g.result == result && g.termination == termination)
+                    .count() as u64,
+            })
+            .filter(|t| t.games > 0)
+            .collect();
+
+        let mut white = Pentanomial::default();
+        let mut first_pairs = Pentanomial::default();
+        for pair in pairs {
+            if let Some(k) = pair.white_half_points() {
+                white.add_half_points(k);
+            }
+            if let Some(k) = pair.first_half_points() {
+                first_pairs.add_half_points(k);
             }
         }
-        let white_score = white.score();
-        let score_sum = white.wins as f64 + 0.5 * white.draws as f64;
-        let pairs = pair_stats(rows);
-        let first_player_elo = elo_estimate(&white, &pairs);
-        let mut lengths: Vec<f64> = rows.iter().map(|r| f64::from(r.plies)).collect();
+        let complete = white.pairs();
+        let interval = white.interval(0.95);
+        let p_value = white.sign_flip_p();
+        let score = white.score();
+        let elo_end = |end: Option<f64>| end.and_then(elo_from_score);
+        let first_player_elo = EloEstimate {
+            elo: score.and_then(elo_from_score),
+            low: elo_end(interval.map(|(i, _)| i.low)),
+            high: elo_end(interval.map(|(i, _)| i.high)),
+            test: "sign-flip".into(),
+            p_value,
+            significant: p_value.is_some_and(|p| p < ALPHA),
+            significant_holm: false,
+        };
+        let mut flags = Vec::new();
+        if complete < MIN_PAIRS {
+            flags.push("too few pairs".to_string());
+        }
+        if n > 0 && undecided as f64 / n as f64 > MOSTLY_UNDECIDED {
+            flags.push("mostly undecided".to_string());
+        }
+
+        let white_points: f64 = games
+            .iter()
+            .map(|g| f64::from(g.white_half_points()) / 2.0)
+            .sum();
+        let white_score = (n > 0).then(|| white_points / n as f64);
+        let mut lengths: Vec<f64> = games.iter().map(|g| f64::from(g.plies)).collect();
         lengths.sort_by(f64::total_cmp);
-        let rule_draws = rows
-            .iter()
-            .filter(|r| r.result == GameResult::Draw && r.termination.is_rule_ending())
-            .count() as u64;
-        let move_limit = rows
-            .iter()
-            .filter(|r| r.termination == Termination::MoveLimit)
-            .count() as u64;
+
         let first_agent = first.map(|agent| {
-            let mut t = Trinomial::default();
-            for r in rows {
-                let s = r.white_score();
-                let s = if r.white == agent { s } else { 1.0 - s };
-                match s {
-                    x if x > 0.75 => t.wins += 1,
-                    x if x < 0.25 => t.losses += 1,
-                    _ => t.draws += 1,
-                }
-            }
-            let score = t.score().unwrap_or(0.5);
+            let points: f64 = pairs
+                .iter()
+                .flat_map(|p| {
+                    p.games.iter().enumerate().filter_map(|(slot, g)| {
+                        let w = f64::from(g.as_ref()?.white_half_points()) / 2.0;
+                        Some(if slot == 0 { w } else { 1.0 - w })
+                    })
+                })
+                .sum();
+            let score = if n > 0 { points / n as f64 } else { 0.5 };
+            let interval = first_pairs
+                .interval(0.95)
+                .map(|(i, _)| i)
+                .or_else(|| wilson(points, n, Z95));
             AgentScore {
                 agent: agent.to_string(),
                 score,
-                wilson: wilson(t.wins as f64 + 0.5 * t.draws as f64, t.games(), Z95),
+                interval,
                 elo: elo_from_score(score),
             }
         });
-        let per_ply = |part: fn(&GameRow) -> f64| {
-            mean(
-                rows.iter()
-                    .filter(|r| r.plies > 0)
-                    .map(|r| part(r) / f64::from(r.plies)),
-            )
-        };
+
+        let sums: Vec<[f64; SUMS]> = pairs
+            .iter()
+            .filter(|p| p.played().next().is_some())
+            .map(pair_sums)
+            .collect();
+        let mut total = [0.0; SUMS];
+        for s in &sums {
+            for k in 0..SUMS {
+                total[k] += s[k];
+            }
+        }
+        let point = resampled_values(&total);
+        let intervals = percentile_intervals(sums.len(), RESAMPLES, seed, 0.95, |weights| {
+            let mut t = [0.0; SUMS];
+            for (w, s) in weights.iter().zip(&sums) {
+                if *w > 0 {
+                    let w = f64::from(*w);
+                    for k in 0..SUMS {
+                        t[k] += w * s[k];
+                    }
+                }
+            }
+            resampled_values(&t)
+        });
+
         GroupSummary {
             variant: variant.to_string(),
             pairing: pairing.to_string(),
             games: n,
-            white_wins: white.wins,
-            black_wins: white.losses,
-            draws: white.draws,
+            white_wins,
+            black_wins,
+            draws,
+            undecided,
             by_termination,
+            flags,
+            decisive_rate: Rate::new(white_wins + black_wins, n),
+            draw_rate: Rate::new(draws, n),
+            undecided_rate: Rate::new(undecided, n),
+            white_share_of_decisive: Rate::new(white_wins, white_wins + black_wins),
             white_score,
-            white_score_wilson: wilson(score_sum, n, Z95),
-            pairs,
+            white_score_wilson: wilson(white_points, n, Z95),
+            pairs: PairStats {
+                complete,
+                pentanomial: white.counts,
+                white_score: score,
+                interval: interval.map(|(i, _)| i),
+                interval_method: interval.map(|(_, m)| m),
+            },
             first_player_elo,
-            draw_rate: ratio(white.draws, n),
-            draw_rate_wilson: wilson(white.draws as f64, n, Z95),
-            move_limit_rate: ratio(move_limit, n),
+            normalized_elo: white
+                .normalized_elo(0.95)
+                .map(|(value, interval)| Estimate {
+                    value: Some(value),
+                    interval: Some(interval),
+                }),
+            equivalence: None,
+            detectable_effect: white.detectable_effect(ALPHA, POWER),
+            sprt: None,
             length: LengthStats {
                 mean: mean(lengths.iter().copied()),
+                mean_interval: intervals[0],
                 q1: quantile(&lengths, 0.25),
                 median: quantile(&lengths, 0.5),
                 q3: quantile(&lengths, 0.75),
                 min: lengths.first().copied(),
                 max: lengths.last().copied(),
             },
-            captures_per_game: mean(rows.iter().map(|r| f64::from(r.captures))),
-            relocations_per_game: mean(rows.iter().map(|r| f64::from(r.relocations))),
+            captures_per_game: Estimate {
+                value: point[1],
+                interval: intervals[1],
+            },
+            relocations_per_game: Estimate {
+                value: point[2],
+                interval: intervals[2],
+            },
             first_agent,
             ludii: LudiiMetrics {
-                advantage_p1: white_score,
-                balance: white_score.map(|s| 1.0 - (s - (1.0 - s)).abs()),
-                completion: ratio(white.wins + white.losses, n),
-                drawishness: ratio(rule_draws, n),
-                duration: mean(rows.iter().map(|r| f64::from(r.plies))),
-                branching_factor: per_ply(|r| r.legal_actions as f64),
-                decision_moves: per_ply(|r| f64::from(r.decision_plies)),
+                advantage_p1: point[3],
+                balance: point[4],
+                completion: point[5],
+                drawishness: point[6],
+                drawishness_described: point[7],
+                timeouts: point[8],
+                duration: point[9],
+                branching_factor: point[10],
+                decision_moves: point[11],
+            },
+            ludii_intervals: LudiiIntervals {
+                advantage_p1: intervals[3],
+                balance: intervals[4],
+                completion: intervals[5],
+                drawishness: intervals[6],
+                drawishness_described: intervals[7],
+                timeouts: intervals[8],
+                duration: intervals[9],
+                branching_factor: intervals[10],
+                decision_moves: intervals[11],
             },
         }
     }
@@ -352,198 +839,78 @@ impl GroupSummary {
             .find(|t| t.result == result && t.termination == termination)
             .map_or(0, |t| t.games)
     }
-}
 
-/// White's pentanomial over the complete pairs among `rows`.
-fn pair_stats(rows: &[&GameRow]) -> PairStats {
-    let mut by_pair: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-    for r in rows {
-        by_pair.entry(r.pair).or_default().push(r.white_score());
-    }
-    let mut penta = Pentanomial::default();
-    for scores in by_pair.values() {
-        if let [a, b] = scores[..] {
-            penta.add(a, b);
-        }
-    }
-    PairStats {
-        complete: penta.pairs(),
-        pentanomial: penta.counts,
-        white_score: penta.score(),
-        interval: penta.interval(Z95),
+    /// Whether the group carries a flag.
+    pub fn flagged(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f == flag)
     }
 }
 
-/// The first-player advantage: Elo of White's score, the interval from the pentanomial
-/// standard error when there are at least two complete pairs (else the per-game trinomial
-/// one), mapped through the Elo formula, and `z = (s - 1/2)/SE`.
-fn elo_estimate(white: &Trinomial, pairs: &PairStats) -> EloEstimate {
-    let penta = Pentanomial {
-        counts: pairs.pentanomial,
-    };
-    let (model, score, se) = match (penta.score(), penta.std_error()) {
-        (Some(s), Some(se)) => ("pentanomial", Some(s), Some(se)),
-        _ => ("trinomial", white.score(), white.std_error()),
-    };
-    let z = match (score, se) {
-        (Some(s), Some(se)) if se > 0.0 => Some((s - 0.5) / se),
-        _ => None,
-    };
-    let p_value = z.map(two_sided_p);
-    let end = |sign: f64| match (score, se) {
-        (Some(s), Some(se)) => elo_from_score((s + sign * Z95 * se).clamp(0.0, 1.0)),
-        _ => None,
-    };
-    EloEstimate {
-        elo: score.and_then(elo_from_score),
-        low: end(-1.0),
-        high: end(1.0),
-        model: model.to_string(),
-        z,
-        p_value,
-        significant: p_value.is_some_and(|p| p < 0.05),
-        significant_holm: false,
+/// Per-pair values of the contrast metrics over a block's complete pairs.
+fn contrast_values(pairs: &[PairRecord]) -> [Vec<f64>; 5] {
+    let mut out: [Vec<f64>; 5] = Default::default();
+    for pair in pairs.iter().filter(|p| p.complete()) {
+        let s = pair_sums(pair);
+        out[0].push(s[WHITE_POINTS] / 2.0);
+        out[1].push(s[RULE_DRAWS] / 2.0);
+        out[2].push(s[DECISIVE] / 2.0);
+        out[3].push(s[PLIES] / 2.0);
+        out[4].push(s[CAPTURES] / 2.0);
     }
+    out
 }
 
-/// Holm's step-down correction at 5% over the given groups: sort their p-values
-/// ascending; the k-th smallest (k = 0, 1, ...) is significant while `p ≤ 0.05/(m - k)`,
-/// and every test after the first one that fails is not.
-fn holm(groups: &mut [GroupSummary]) {
-    let mut order: Vec<(f64, usize)> = groups
-        .iter()
-        .enumerate()
-        .filter_map(|(i, g)| g.first_player_elo.p_value.map(|p| (p, i)))
-        .collect();
-    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let m = order.len();
-    for (k, &(p, i)) in order.iter().enumerate() {
-        if p > 0.05 / (m - k) as f64 {
-            break;
+/// Each variant against `baseline` in each pairing, Holm-corrected per metric over the
+/// family of variants (and pairings).
+fn contrasts(experiment: &Experiment, samples: &Samples, baseline: &str) -> Vec<Contrast> {
+    let per_variant = experiment.pairings.len();
+    let Some(b) = experiment.variants.iter().position(|v| v == baseline) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (v, variant) in experiment.variants.iter().enumerate() {
+        if v == b {
+            continue;
         }
-        groups[i].first_player_elo.significant_holm = true;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::experiment::{Kind, Pairing};
-
-    fn row(index: u64, result: GameResult, termination: Termination, plies: u32) -> GameRow {
-        GameRow {
-            index,
-            variant: "standard".into(),
-            white: "random".into(),
-            black: "random".into(),
-            pair: index / 2,
-            opening: String::new(),
-            result,
-            termination,
-            plies,
-            captures: 2,
-            relocations: 1,
-            passes: 0,
-            decision_plies: plies / 2,
-            legal_actions: u64::from(plies) * 10,
-            seed: 1,
-            time_limited: false,
-            duration_ms: 0.0,
+        for (p, pairing) in experiment.pairings.iter().enumerate() {
+            let block = v * per_variant + p;
+            let base = contrast_values(&samples.blocks[b * per_variant + p]);
+            let mine = contrast_values(&samples.blocks[block]);
+            let seed = Rng::for_stream(experiment.seed ^ PERMUTATION_SALT, block as u64).next_u64();
+            let diff = |m: usize| difference(&mine[m], &base[m], seed.wrapping_add(m as u64));
+            let mean_of = |x: &[f64]| mean(x.iter().copied());
+            let white_elo_difference = match (
+                mean_of(&mine[0]).and_then(elo_from_score),
+                mean_of(&base[0]).and_then(elo_from_score),
+            ) {
+                (Some(a), Some(b)) => Some(a - b),
+                _ => None,
+            };
+            out.push(Contrast {
+                variant: variant.clone(),
+                pairing: pairing.label(),
+                baseline: baseline.to_string(),
+                pairs: mine[0].len() as u64,
+                baseline_pairs: base[0].len() as u64,
+                white_score: diff(0),
+                white_elo_difference,
+                draw_rate: diff(1),
+                decisive_rate: diff(2),
+                mean_length: diff(3),
+                captures: diff(4),
+            });
         }
     }
-
-    fn experiment() -> Experiment {
-        Experiment {
-            kind: Kind::Run,
-            variants: vec!["standard".into()],
-            pairings: vec![Pairing {
-                first: "random".into(),
-                second: "random".into(),
-            }],
-            games: 6,
-            opening_plies: 0,
-            max_plies: 1000,
-            seed: 1,
-        }
-    }
-
-    #[test]
-    fn counts_rates_and_ludii_metrics_by_hand() {
-        use GameResult::*;
-        use Termination::*;
-        // Pairs: (1-0, 1-0) 2 points, (1-0, draw) 3/2, (0-1, draw) 1/2.
-        let rows = vec![
-            row(5, Draw, MoveLimit, 1000),
-            row(0, WhiteWins, Formation, 100),
-            row(1, WhiteWins, NoMoves, 200),
-            row(2, WhiteWins, Formation, 300),
-            row(3, Draw, Repetition, 400),
-            row(4, BlackWins, SixGuards, 500),
-        ];
-        let s = Summary::new(&experiment(), &rows, 6);
-        let g = &s.groups[0];
-        assert_eq!((g.games, g.white_wins, g.black_wins, g.draws), (6, 3, 1, 2));
-        assert_eq!(g.terminations(WhiteWins, Formation), 2);
-        assert_eq!(g.terminations(Draw, MoveLimit), 1);
-        // White score (3 + 1) / 6.
-        assert!((g.white_score.unwrap() - 4.0 / 6.0).abs() < 1e-12);
-        assert_eq!(g.pairs.pentanomial, [0, 1, 0, 1, 1]);
-        assert_eq!(g.pairs.complete, 3);
-        assert_eq!(g.first_player_elo.model, "pentanomial");
-        assert_eq!(g.length.median, Some(350.0));
-        assert_eq!(g.length.q1, Some(225.0));
-        assert_eq!(g.length.mean, Some(2500.0 / 6.0));
-        assert_eq!(g.ludii.completion, Some(4.0 / 6.0));
-        assert_eq!(g.ludii.drawishness, Some(1.0 / 6.0));
-        assert_eq!(g.move_limit_rate, Some(1.0 / 6.0));
-        assert!((g.ludii.balance.unwrap() - (1.0 - 2.0 / 6.0)).abs() < 1e-12);
-        assert!((g.ludii.branching_factor.unwrap() - 10.0).abs() < 1e-12);
-        assert!((g.ludii.decision_moves.unwrap() - 0.5).abs() < 1e-12);
-        assert_eq!(g.captures_per_game, Some(2.0));
-        assert!(g.first_agent.is_none());
-    }
-
-    #[test]
-    fn elo_interval_uses_pairs() {
-        use GameResult::*;
-        use Termination::*;
-        let mut rows = Vec::new();
-        // 8 pairs: White wins both games in 4 pairs, splits in 4: mean 0.75.
-        for p in 0..8u64 {
-            rows.push(row(2 * p, WhiteWins, Formation, 50));
-            let second = if p < 4 { WhiteWins } else { BlackWins };
-            rows.push(row(2 * p + 1, second, Formation, 50));
-        }
-        let mut e = experiment();
-        e.games = 16;
-        let g = &Summary::new(&e, &rows, 16).groups[0];
-        assert_eq!(g.pairs.pentanomial, [0, 0, 4, 0, 4]);
-        // Per-pair values 1 and 0.5: var = 0.0625, SE = sqrt(0.0625/8).
-        let se = (0.0625f64 / 8.0).sqrt();
-        let e = &g.first_player_elo;
-        assert!((e.elo.unwrap() - elo_from_score(0.75).unwrap()).abs() < 1e-9);
-        assert!((e.low.unwrap() - elo_from_score(0.75 - Z95 * se).unwrap()).abs() < 1e-9);
-        assert!((e.z.unwrap() - 0.25 / se).abs() < 1e-9);
-        assert!(e.significant);
-        assert!(e.significant_holm, "one test: Holm is the plain test");
-    }
-
-    #[test]
-    fn holm_steps_down() {
-        let mut groups: Vec<GroupSummary> = [0.04, 0.01, 0.03, 0.2]
+    for m in 0..CONTRAST_METRICS.len() {
+        let p: Vec<Option<f64>> = out
             .iter()
-            .map(|&p| {
-                let mut g = GroupSummary::new("standard", "x", None, &[]);
-                g.first_player_elo.p_value = Some(p);
-                g
-            })
+            .map(|c| c.metrics()[m].as_ref().map(|d| d.p_value))
             .collect();
-        holm(&mut groups);
-        // Sorted: 0.01 <= 0.05/4 yes; 0.03 <= 0.05/3 no: stop.
-        let flags: Vec<bool> = groups
-            .iter()
-            .map(|g| g.first_player_elo.significant_holm)
-            .collect();
-        assert_eq!(flags, [false, true, false, false]);
+        for (c, flag) in out.iter_mut().zip(holm(&p, ALPHA)) {
+            if let Some(d) = c.metrics_mut()[m] {
+                d.significant_holm = flag;
+            }
+        }
     }
+    out
 }

@@ -9,7 +9,7 @@ mod outcomes;
 mod style;
 
 use crate::error::{Error, Result};
-use crate::row::GameRow;
+use crate::sample::Samples;
 use crate::store::write_atomically;
 use crate::summary::{GroupSummary, Summary, ALL_PAIRINGS};
 use plotters::prelude::*;
@@ -32,7 +32,7 @@ pub(crate) struct Series<'a> {
 
 /// The groups a chart shows: one per variant (and pairing, when a run has one pairing;
 /// pooled over pairings when there are several, as in a tournament).
-pub(crate) fn series<'a>(summary: &'a Summary, rows: &[GameRow]) -> Vec<Series<'a>> {
+pub(crate) fn series<'a>(summary: &'a Summary, samples: &Samples) -> Vec<Series<'a>> {
     let experiment = &summary.experiment;
     let pooled = experiment.pairings.len() > 1;
     summary
@@ -40,15 +40,16 @@ pub(crate) fn series<'a>(summary: &'a Summary, rows: &[GameRow]) -> Vec<Series<'
         .iter()
         .filter(|g| (g.pairing == ALL_PAIRINGS) == pooled)
         .map(|g| {
-            let mut lengths: Vec<f64> = rows
+            let mut lengths: Vec<f64> = samples
+                .blocks
                 .iter()
-                .filter(|r| {
-                    r.variant == g.variant
-                        && (pooled
-                            || experiment.block(experiment.block_of(r.index)).1.label()
-                                == g.pairing)
+                .enumerate()
+                .filter(|(b, _)| {
+                    let (variant, pairing) = experiment.block(*b);
+                    variant == g.variant && (pooled || pairing.label() == g.pairing)
                 })
-                .map(|r| f64::from(r.plies))
+                .flat_map(|(_, pairs)| pairs.iter().flat_map(|p| p.played()))
+                .map(|game| f64::from(game.plies))
                 .collect();
             lengths.sort_by(f64::total_cmp);
             Series {
@@ -100,9 +101,9 @@ pub(crate) fn subject(summary: &Summary) -> String {
 
 /// Writes every chart of a summary into `dir` as SVG and PNG. Writes nothing when no game
 /// is finished.
-pub fn write_charts(dir: &Path, summary: &Summary, rows: &[GameRow]) -> Result<()> {
+pub fn write_charts(dir: &Path, summary: &Summary, samples: &Samples) -> Result<()> {
     register_fonts()?;
-    let series = series(summary, rows);
+    let series = series(summary, samples);
     if series.is_empty() {
         return Ok(());
     }

@@ -1,6 +1,6 @@
 //! `agon-selfplay merge DIR... --out DIR`.
 
-use super::{print_summary, FormatOptions};
+use super::{print_summary, AnalysisOptions, FormatOptions};
 use agon_selfplay::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -15,10 +15,13 @@ pub struct MergeArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     #[command(flatten)]
+    analysis: AnalysisOptions,
+    #[command(flatten)]
     format: FormatOptions,
 }
 
 pub fn merge(args: MergeArgs) -> Result<()> {
-    let summary = agon_selfplay::merge::merge(&args.dirs, &args.out)?;
+    let analysis = args.analysis.settings().analysis()?;
+    let summary = agon_selfplay::merge::merge(&args.dirs, &args.out, &analysis)?;
     print_summary(&summary, args.format)
 }

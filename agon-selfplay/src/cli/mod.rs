@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and the shared pieces of the subcommands.
 
 mod merge;
+mod plan;
 mod report;
 mod run;
 mod tournament;
@@ -28,8 +29,12 @@ enum Command {
     Report(report::ReportArgs),
     /// Merge output directories of one experiment (e.g. shards) into one.
     Merge(merge::MergeArgs),
-    /// Round robin between agents, colours swapped, with Elo ratings and 95% error bars.
+    /// Round robin (or gauntlet) between agents, colours swapped, with Elo ratings,
+    /// pairwise differences and a crosstable.
     Tournament(tournament::TournamentArgs),
+    /// Pairs needed to detect a first-move advantage (or show balance), or the smallest
+    /// advantage a number of games detects.
+    Plan(plan::PlanArgs),
 }
 
 /// Runs a parsed command line.
@@ -39,6 +44,7 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Report(args) => report::report(args),
         Command::Merge(args) => merge::merge(args),
         Command::Tournament(args) => tournament::tournament(args),
+        Command::Plan(args) => plan::plan(args),
     }
 }
 
@@ -80,6 +86,12 @@ pub struct GameOptions {
     /// Output directory.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// A sequential test per variant (`run`: White's first-move advantage) or per pairing
+    /// (`tournament`: the first agent's score), in logistic Elo, e.g.
+    /// `elo0=0,elo1=10,alpha=0.05,beta=0.05`: a block stops at the pair where the test
+    /// decides (alpha and beta default to 0.05).
+    #[arg(long, value_name = "SPEC")]
+    sprt: Option<String>,
 }
 
 impl GameOptions {
@@ -96,6 +108,7 @@ impl GameOptions {
             max_plies: self.max_plies,
             seed: self.seed,
             threads: self.threads,
+            sprt: self.sprt.clone(),
             ..Settings::default()
         }
     }
@@ -107,6 +120,40 @@ impl GameOptions {
             None => Settings::default(),
         };
         Ok(file.overlaid(cli))
+    }
+}
+
+/// Options of the statistics (they change the reports, never the games).
+#[derive(Args, Debug, Clone, Default)]
+pub struct AnalysisOptions {
+    /// The variant every other variant is compared with (default: `standard` when the
+    /// experiment has it).
+    #[arg(long, value_name = "NAME")]
+    baseline: Option<String>,
+    /// Equivalence margin of White's score: "balanced within ±MARGIN" is tested (two one-
+    /// sided tests) for every variant.
+    #[arg(long, value_name = "SHARE")]
+    margin: Option<f64>,
+    /// Fix a tournament's scale: this agent's rating (others' intervals are then relative
+    /// to it), e.g. `random=0`.
+    #[arg(long, value_name = "AGENT=ELO")]
+    anchor: Option<String>,
+    /// Virtual draws per pairing in the ratings' prior (default 2; 0 for pure maximum
+    /// likelihood).
+    #[arg(long, value_name = "DRAWS")]
+    prior: Option<f64>,
+}
+
+impl AnalysisOptions {
+    /// These options as settings (to overlay on a config file's).
+    fn settings(&self) -> Settings {
+        Settings {
+            baseline: self.baseline.clone(),
+            margin: self.margin,
+            anchor: self.anchor.clone(),
+            prior: self.prior,
+            ..Settings::default()
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! `agon-selfplay run`.
 
-use super::{print_summary, threads, FormatOptions, GameOptions};
+use super::{print_summary, threads, AnalysisOptions, FormatOptions, GameOptions};
 use agon_selfplay::config::Settings;
 use agon_selfplay::report::write_reports;
 use agon_selfplay::session::{run as run_session, RunOptions};
@@ -22,6 +22,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "SPEC")]
     black: Option<String>,
     #[command(flatten)]
+    analysis: AnalysisOptions,
+    #[command(flatten)]
     format: FormatOptions,
 }
 
@@ -35,7 +37,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         black: args.black.clone(),
         ..args.games.settings()
     };
+    let cli = cli.overlaid(args.analysis.settings());
     let settings = args.games.combined(cli)?;
+    let analysis = settings.analysis()?;
     let manifest = if args.games.resume && !settings.defines_experiment() {
         let stored = Manifest::read(&out)?;
         if args.games.shard.is_some() && args.games.shard != stored.shard {
@@ -68,6 +72,6 @@ pub fn run(args: RunArgs) -> Result<()> {
         manifest.expected(),
         out.display()
     );
-    let summary = write_reports(&out, &manifest, &outcome.rows)?;
+    let summary = write_reports(&out, &manifest, &outcome.rows, &analysis)?;
     print_summary(&summary, args.format)
 }

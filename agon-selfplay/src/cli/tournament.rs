@@ -1,11 +1,11 @@
-//! `agon-selfplay tournament`: a round robin with Elo ratings.
+//! `agon-selfplay tournament`: a round robin (or gauntlet) with Elo ratings.
 
-use super::{print, threads, GameOptions};
+use super::{print, threads, AnalysisOptions, GameOptions};
 use agon_selfplay::config::Settings;
-use agon_selfplay::ratings::{rate, Ratings};
-use agon_selfplay::report::write_reports;
+use agon_selfplay::ratings::Ratings;
+use agon_selfplay::report::{summarise, write_reports};
 use agon_selfplay::session::{run as run_session, RunOptions};
-use agon_selfplay::table::render_ratings;
+use agon_selfplay::table::{render_ratings, render_sprt};
 use agon_selfplay::{Error, Experiment, Manifest, Result};
 use clap::Args;
 use serde::Serialize;
@@ -16,38 +16,34 @@ pub struct TournamentArgs {
     /// An agent (repeat for each, at least two), e.g. `--agent random --agent greedy`.
     #[arg(long = "agent", value_name = "SPEC")]
     agents: Vec<String>,
+    /// The first agent meets each other agent (no games among the others).
+    #[arg(long)]
+    gauntlet: bool,
     #[command(flatten)]
     games: GameOptions,
+    #[command(flatten)]
+    analysis: AnalysisOptions,
     /// Print the ratings as JSON.
     #[arg(long)]
     json: bool,
-}
-
-/// The agents of a tournament, in the order given.
-pub fn agents_of(experiment: &Experiment) -> Vec<String> {
-    let mut agents: Vec<String> = Vec::new();
-    for p in &experiment.pairings {
-        for a in [&p.first, &p.second] {
-            if !agents.contains(a) {
-                agents.push(a.clone());
-            }
-        }
-    }
-    agents
 }
 
 #[derive(Serialize)]
 struct Output<'a> {
     experiment: &'a Experiment,
     ratings: &'a Ratings,
+    sprt: Vec<&'a agon_selfplay::sample::SprtResult>,
 }
 
 pub fn tournament(args: TournamentArgs) -> Result<()> {
     let cli = Settings {
         agents: (!args.agents.is_empty()).then(|| args.agents.clone()),
+        gauntlet: args.gauntlet.then_some(true),
         ..args.games.settings()
     };
+    let cli = cli.overlaid(args.analysis.settings());
     let settings = args.games.combined(cli)?;
+    let analysis = settings.analysis()?;
     let out = args.games.out.clone();
     let manifest = match &out {
         Some(dir) if args.games.resume && !settings.defines_experiment() => Manifest::read(dir)?,
@@ -73,17 +69,26 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         outcome.games_per_second(),
         threads
     );
-    if let Some(dir) = &out {
-        write_reports(dir, &manifest, &outcome.rows)?;
-    }
-    let ratings = rate(&agents_of(&manifest.experiment), &outcome.rows);
+    let summary = match &out {
+        Some(dir) => write_reports(dir, &manifest, &outcome.rows, &analysis)?,
+        None => summarise(&manifest, &outcome.rows, &analysis)?.0,
+    };
+    let ratings = summary
+        .ratings
+        .as_ref()
+        .expect("a tournament's summary has ratings");
     if args.json {
         let output = Output {
             experiment: &manifest.experiment,
-            ratings: &ratings,
+            ratings,
+            sprt: summary
+                .groups
+                .iter()
+                .filter_map(|g| g.sprt.as_ref())
+                .collect(),
         };
         print(&(serde_json::to_string_pretty(&output).expect("serialisable") + "\n"))
     } else {
-        print(&render_ratings(&ratings))
+        print(&(render_ratings(ratings) + &render_sprt(&summary)))
     }
 }

@@ -1,11 +1,18 @@
-//! The statistics, as plain functions of counts: Wilson intervals, the pentanomial model of
-//! paired games, Elo, normal tail probabilities and quantiles. Formulas are in
+//! The statistics, as plain functions of counts and compact per-pair data: Wilson
+//! intervals, Elo, the pentanomial model of paired games and its exact and sequential
+//! tests, contrasts, equivalence, power, and the bootstrap. Formulas are in
 //! docs/selfplay.md; each function states its own.
 
-use serde::{Deserialize, Serialize};
+pub mod bootstrap;
+pub mod contrast;
+pub mod dist;
+pub mod pairs;
+pub mod power;
+pub mod sprt;
 
-/// The two-sided 95% quantile of the standard normal distribution.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub use dist::{normal_cdf, normal_quantile, two_sided_p, Z95};
+pub use pairs::Pentanomial;
+use serde::{Deserialize, Serialize};
 
 /// A confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -48,44 +55,6 @@ pub fn elo_from_score(s: f64) -> Option<f64> {
 /// The expected score of an Elo difference: `1 / (1 + 10^(-d/400))`.
 pub fn score_from_elo(d: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-d / 400.0))
-}
-
-/// The complementary error function, to about 1e-13 relative error: `1 - erf(x)` from the
-/// Maclaurin series of erf below 2.5, and the continued fraction
-/// `erfc(x) = e^(-x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))` above.
-pub fn erfc(x: f64) -> f64 {
-    if x < 0.0 {
-        return 2.0 - erfc(-x);
-    }
-    let sqrt_pi = std::f64::consts::PI.sqrt();
-    if x < 2.5 {
-        // erf(x) = 2/√π Σ (-1)^n x^(2n+1) / (n! (2n+1))
-        let mut term = x;
-        let mut sum = x;
-        let mut n = 0.0;
-        while term.abs() > 1e-17 * sum.abs() {
-            n += 1.0;
-            term *= -x * x / n;
-            sum += term / (2.0 * n + 1.0);
-        }
-        1.0 - 2.0 / sqrt_pi * sum
-    } else {
-        let mut fraction = x;
-        for n in (1..=80).rev() {
-            fraction = x + f64::from(n) / 2.0 / fraction;
-        }
-        (-x * x).exp() / sqrt_pi / fraction
-    }
-}
-
-/// The standard normal distribution function `Φ(x) = erfc(-x/√2)/2`.
-pub fn normal_cdf(x: f64) -> f64 {
-    0.5 * erfc(-x / std::f64::consts::SQRT_2)
-}
-
-/// The two-sided p-value of a z statistic: `2·(1 - Φ(|z|))`.
-pub fn two_sided_p(z: f64) -> f64 {
-    (2.0 * (1.0 - normal_cdf(z.abs()))).clamp(0.0, 1.0)
 }
 
 /// The `q`-quantile of sorted data with linear interpolation between order statistics
@@ -137,68 +106,6 @@ impl Trinomial {
     }
 }
 
-/// Pentanomial counts of game pairs: `counts[k]` is the number of pairs in which the side
-/// scored `k/2` points over the two games (k = 0..4), as engine testers count them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pentanomial {
-    /// Pairs scoring 0, 1/2, 1, 3/2 and 2 points.
-    pub counts: [u64; 5],
-}
-
-impl Pentanomial {
-    /// Adds a pair whose two games scored `a` and `b` (each 0, 1/2 or 1).
-    pub fn add(&mut self, a: f64, b: f64) {
-        let k = ((a + b) * 2.0).round() as usize;
-        self.counts[k.min(4)] += 1;
-    }
-
-    /// Number of pairs.
-    pub fn pairs(&self) -> u64 {
-        self.counts.iter().sum()
-    }
-
-    /// Mean score per game over the pairs: `Σ counts[k]·(k/4) / N`.
-    pub fn score(&self) -> Option<f64> {
-        let n = self.pairs();
-        (n > 0).then(|| {
-            self.counts
-                .iter()
-                .enumerate()
-                .map(|(k, &c)| c as f64 * k as f64 / 4.0)
-                .sum::<f64>()
-                / n as f64
-        })
-    }
-
-    /// Standard error of the mean per-game score, from the per-pair variance
-    /// `σ² = Σ p_k (k/4 - μ)²`: `sqrt(σ²/N)`. Needs two pairs.
-    pub fn std_error(&self) -> Option<f64> {
-        let n = self.pairs();
-        if n < 2 {
-            return None;
-        }
-        let mu = self.score()?;
-        let var = self
-            .counts
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| c as f64 * (k as f64 / 4.0 - mu).powi(2))
-            .sum::<f64>()
-            / n as f64;
-        Some((var / n as f64).sqrt())
-    }
-
-    /// The normal-approximation interval `μ ± z·SE`, clamped to [0, 1].
-    pub fn interval(&self, z: f64) -> Option<Interval> {
-        let mu = self.score()?;
-        let se = self.std_error()?;
-        Some(Interval {
-            low: (mu - z * se).max(0.0),
-            high: (mu + z * se).min(1.0),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,17 +148,6 @@ mod tests {
     }
 
     #[test]
-    fn normal_tails() {
-        assert!(close(normal_cdf(0.0), 0.5, 1e-15));
-        assert!(close(erfc(1.0), 0.157_299_207_050_285_13, 1e-14));
-        assert!(close(erfc(3.0) / 2.209_049_699_858_544e-5, 1.0, 1e-11));
-        assert!(close(erfc(6.0) / 2.151_973_671_249_891_3e-17, 1.0, 1e-11));
-        assert!(close(two_sided_p(Z95), 0.05, 1e-12));
-        assert!(close(two_sided_p(-2.575_829_3), 0.01, 1e-7));
-        assert!(close(normal_cdf(-1.0), 0.158_655_253_931_457, 1e-13));
-    }
-
-    #[test]
     fn quantiles_interpolate() {
         let x = [1.0, 2.0, 3.0, 4.0];
         assert_eq!(quantile(&x, 0.5), Some(2.5));
@@ -275,22 +171,5 @@ mod tests {
             (0.16f64 / 10.0).sqrt(),
             1e-12
         ));
-    }
-
-    #[test]
-    fn pentanomial_matches_hand_computation() {
-        // Pairs scoring 2, 1.5, 1, 1, 0.5 points: per-game means 1, .75, .5, .5, .25.
-        let mut p = Pentanomial::default();
-        for (a, b) in [(1.0, 1.0), (1.0, 0.5), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5)] {
-            p.add(a, b);
-        }
-        assert_eq!(p.counts, [0, 1, 2, 1, 1]);
-        // mu = 3/5 = 0.6; var = (.16 + .0225 + .01 + .01 + .1225)/5 = 0.065.
-        assert!(close(p.score().unwrap(), 0.6, 1e-12));
-        let se = (0.065f64 / 5.0).sqrt();
-        assert!(close(p.std_error().unwrap(), se, 1e-12));
-        let i = p.interval(Z95).unwrap();
-        assert!(close(i.low, 0.6 - Z95 * se, 1e-12));
-        assert!(close(i.high, 0.6 + Z95 * se, 1e-12));
     }
 }
