@@ -914,3 +914,213 @@ fn contrasts(experiment: &Experiment, samples: &Samples, baseline: &str) -> Vec<
     }
     out
 }
+
+/// The audit's examples, pinned: a handful of games, a clean sweep, all draws, and a
+/// variant whose games mostly hit the ply limit.
+#[cfg(test)]
+mod audit_examples {
+    use super::*;
+    use crate::experiment::Pairing;
+    use crate::table::render_summary;
+
+    fn experiment(variants: &[&str], games: u64) -> Experiment {
+        Experiment {
+            kind: Kind::Run,
+            variants: variants.iter().map(|v| v.to_string()).collect(),
+            pairings: vec![Pairing {
+                first: "random".into(),
+                second: "random".into(),
+            }],
+            games,
+            opening_plies: 0,
+            max_plies: 1000,
+            seed: 1,
+            sprt: None,
+        }
+    }
+
+    fn row(e: &Experiment, index: u64, result: GameResult, termination: Termination) -> GameRow {
+        let spec = e.game(index);
+        GameRow {
+            index,
+            variant: spec.rules.to_string(),
+            white: spec.white,
+            black: spec.black,
+            pair: spec.pair,
+            opening: String::new(),
+            result,
+            termination,
+            plies: if termination == Termination::MoveLimit {
+                1000
+            } else {
+                100 + index as u32 % 7
+            },
+            captures: 3,
+            relocations: 1,
+            passes: 0,
+            decision_plies: 50,
+            legal_actions: 1000,
+            seed: 1,
+            time_limited: false,
+            duration_ms: 0.0,
+        }
+    }
+
+    fn white_wins(e: &Experiment, n: u64) -> Vec<GameRow> {
+        (0..n)
+            .map(|i| row(e, i, GameResult::WhiteWins, Termination::Formation))
+            .collect()
+    }
+
+    /// No `-0`, `inf` or `NaN` anywhere in the tables, JSON or CSV.
+    fn assert_clean(summary: &Summary) {
+        let text = render_summary(summary);
+        let json = crate::report::summary_json(summary);
+        let csv = String::from_utf8(crate::report::summary_csv(summary).unwrap()).unwrap();
+        for (name, out) in [("table", &text), ("json", &json), ("csv", &csv)] {
+            for bad in ["inf", "NaN", " -0 ", "[-0,", " -0.0 ", ",-0,", "-0%"] {
+                assert!(!out.contains(bad), "{name} contains `{bad}`:\n{out}");
+            }
+        }
+    }
+
+    #[test]
+    fn seven_games_are_too_few_for_significance() {
+        let e = experiment(&["standard"], 7);
+        let s = Summary::new(&e, &white_wins(&e, 7), 7);
+        let g = &s.groups[0];
+        assert_eq!(g.pairs.complete, 3);
+        // Exact: 2 of the 8 sign patterns of 3 pairs are as extreme. (The old normal
+        // approximation printed 9.6e-7 here.)
+        assert_eq!(g.first_player_elo.p_value, Some(0.25));
+        assert!(!g.first_player_elo.significant && !g.first_player_elo.significant_holm);
+        assert!(g.flagged("too few pairs"));
+        let interval = g.pairs.interval.unwrap();
+        assert_eq!(g.pairs.interval_method, Some(IntervalMethod::ExactBound));
+        assert!((interval.low - 0.025f64.powf(1.0 / 3.0)).abs() < 1e-12);
+        assert_eq!(interval.high, 1.0);
+        assert_eq!(
+            g.first_player_elo.elo, None,
+            "a perfect score has no finite Elo"
+        );
+        assert_eq!(g.first_player_elo.high, None);
+        assert!(render_summary(&s).contains("too few pairs"));
+        assert_clean(&s);
+    }
+
+    #[test]
+    fn twenty_white_wins_get_an_exact_p_value_and_a_real_interval() {
+        let e = experiment(&["standard"], 20);
+        let s = Summary::new(&e, &white_wins(&e, 20), 20);
+        let g = &s.groups[0];
+        assert_eq!(g.first_player_elo.p_value, Some(2.0 / 1024.0));
+        assert!(g.first_player_elo.significant && g.first_player_elo.significant_holm);
+        assert!(g.flags.is_empty(), "{:?}", g.flags);
+        let interval = g.pairs.interval.unwrap();
+        assert!((interval.low - 0.025f64.powf(0.1)).abs() < 1e-12);
+        assert!(
+            interval.high - interval.low > 0.3,
+            "not presented as certain"
+        );
+        let low_elo = elo_from_score(0.025f64.powf(0.1)).unwrap();
+        assert!((g.first_player_elo.low.unwrap() - low_elo).abs() < 1e-9);
+        let text = render_summary(&s);
+        assert!(text.contains("above +140"), "{text}");
+        assert!(text.contains("0.002"), "{text}");
+        assert_eq!(g.white_share_of_decisive.rate, Some(1.0));
+        assert_clean(&s);
+    }
+
+    #[test]
+    fn all_draws_are_no_evidence_either_way() {
+        let e = experiment(&["standard"], 20);
+        let rows: Vec<GameRow> = (0..20)
+            .map(|i| row(&e, i, GameResult::Draw, Termination::Repetition))
+            .collect();
+        let s = Summary::new(&e, &rows, 20);
+        let g = &s.groups[0];
+        assert_eq!(g.first_player_elo.p_value, Some(1.0));
+        assert_eq!(g.first_player_elo.elo, Some(0.0));
+        let q = 0.025f64.powf(0.1);
+        let interval = g.pairs.interval.unwrap();
+        assert!(
+            (interval.low - q / 2.0).abs() < 1e-12
+                && (interval.high - (1.0 - q / 2.0)).abs() < 1e-12
+        );
+        // Ten drawn pairs do not show balance within ±2 points: p = 0.96^10.
+        let tost = g.equivalence.unwrap();
+        assert!(!tost.equivalent);
+        assert!((tost.p_value - 0.96f64.powi(10)).abs() < 1e-12);
+        assert_eq!(g.normalized_elo, None);
+        assert_eq!(g.decisive_rate.rate, Some(0.0));
+        assert_eq!(g.white_share_of_decisive.rate, None);
+        assert_eq!(
+            (g.ludii.drawishness, g.ludii.drawishness_described),
+            (Some(1.0), Some(1.0))
+        );
+        let text = render_summary(&s);
+        assert!(text.contains("not shown"), "{text}");
+        assert_clean(&s);
+    }
+
+    #[test]
+    fn a_mostly_undecided_variant_is_flagged_and_read_by_its_decisive_games() {
+        // capture=ring in the audit: 1 000 games, 20 decisive (11 to White), 770 stopped
+        // at the ply limit, 210 drawn by repetition; against a standard baseline.
+        let e = experiment(&["standard", "capture=ring"], 1000);
+        let mut rows = Vec::new();
+        for i in 0..1000 {
+            let (r, t) = match i % 4 {
+                0 | 1 => (GameResult::WhiteWins, Termination::Formation),
+                2 => (GameResult::BlackWins, Termination::Formation),
+                _ => (GameResult::Draw, Termination::Repetition),
+            };
+            rows.push(row(&e, i, r, t));
+        }
+        for k in 0..1000u64 {
+            let i = 1000 + k;
+            let (r, t) = if k < 11 {
+                (GameResult::WhiteWins, Termination::Formation)
+            } else if k < 20 {
+                (GameResult::BlackWins, Termination::SixGuards)
+            } else if k < 230 {
+                (GameResult::Draw, Termination::Repetition)
+            } else {
+                (GameResult::Draw, Termination::MoveLimit)
+            };
+            rows.push(row(&e, i, r, t));
+        }
+        let s = Summary::new(&e, &rows, 2000);
+        let ring = s
+            .groups
+            .iter()
+            .find(|g| g.variant == "capture=ring")
+            .unwrap();
+        assert!(ring.flagged("mostly undecided"));
+        assert_eq!((ring.draws, ring.undecided), (210, 770));
+        assert_eq!(ring.decisive_rate.rate, Some(0.02));
+        assert_eq!(ring.white_share_of_decisive.count, 11);
+        assert_eq!(ring.white_share_of_decisive.of, 20);
+        let share = ring.white_share_of_decisive.interval.unwrap();
+        let wilson = wilson(11.0, 20, Z95).unwrap();
+        assert_eq!(share, wilson);
+        assert!(
+            share.high - share.low > 0.35,
+            "20 decisive games say little"
+        );
+        assert_eq!(ring.ludii.drawishness, Some(0.98));
+        assert_eq!(ring.ludii.drawishness_described, Some(0.21));
+        assert_eq!(ring.ludii.timeouts, Some(0.77));
+        assert_eq!(ring.ludii.completion, Some(0.02));
+        // The contrast with standard: far fewer decisive games.
+        assert_eq!(s.analysis.baseline.as_deref(), Some("standard"));
+        let c = &s.contrasts[0];
+        assert_eq!(c.variant, "capture=ring");
+        let decisive = c.decisive_rate.as_ref().unwrap();
+        assert!((decisive.difference - (0.02 - 0.75)).abs() < 1e-12);
+        assert!(decisive.significant_holm);
+        let text = render_summary(&s);
+        assert!(text.contains("mostly undecided"), "{text}");
+        assert_clean(&s);
+    }
+}

@@ -42,11 +42,11 @@ pub fn wilson(score: f64, n: u64, z: f64) -> Option<Interval> {
     })
 }
 
-/// The Elo difference that an expected score `s` means: `-400·log10(1/s - 1)`. `None` at
-/// 0 and 1 (infinite).
+/// The Elo difference that an expected score `s` means: `-400·log10(1/s - 1)` (an even
+/// score gives 0, never -0). `None` at 0 and 1 (infinite).
 pub fn elo_from_score(s: f64) -> Option<f64> {
     if s > 0.0 && s < 1.0 {
-        Some(-400.0 * (1.0 / s - 1.0).log10())
+        Some(-400.0 * (1.0 / s - 1.0).log10() + 0.0)
     } else {
         None
     }
@@ -132,6 +132,7 @@ mod tests {
     #[test]
     fn elo_of_known_scores() {
         assert!(close(elo_from_score(0.5).unwrap(), 0.0, 1e-12));
+        assert!(elo_from_score(0.5).unwrap().is_sign_positive(), "no -0");
         // 0.75 -> 400*log10(3) = 190.848501...
         assert!(close(
             elo_from_score(0.75).unwrap(),

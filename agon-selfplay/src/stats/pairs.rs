@@ -429,3 +429,73 @@ mod tests {
         ));
     }
 }
+
+/// The false-positive rate of the first-move test, by simulation of experiments with no
+/// advantage at all.
+#[cfg(test)]
+mod null_simulation {
+    use super::*;
+    use agon_core::Rng;
+
+    /// One game's White score with no first-move advantage: a draw with probability
+    /// `draw_rate`, else a win for either side with equal probability.
+    fn game(rng: &mut Rng, draw_rate: f64) -> f64 {
+        if rng.unit() < draw_rate {
+            0.5
+        } else if rng.below(2) == 0 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
+    fn experiment(rng: &mut Rng, pairs: usize, draw_rate: f64) -> Pentanomial {
+        let mut p = Pentanomial::default();
+        for _ in 0..pairs {
+            p.add(game(rng, draw_rate), game(rng, draw_rate));
+        }
+        p
+    }
+
+    /// The test the audit found wanting: `z = (μ - 1/2)/SE` (SE with divisor N), normal
+    /// p-value, no test at all when SE = 0.
+    fn normal_approximation_p(p: &Pentanomial) -> Option<f64> {
+        let se = (p.variance()? / p.pairs() as f64).sqrt();
+        let mu = p.score()?;
+        (se > 0.0).then(|| crate::stats::two_sided_p((mu - 0.5) / se))
+    }
+
+    #[test]
+    fn the_exact_test_keeps_its_level_at_every_sample_size() {
+        const RUNS: usize = 20_000;
+        // Monte Carlo tolerance: three standard errors of a 5% rate over RUNS runs.
+        let tolerance = 3.0 * (0.05f64 * 0.95 / RUNS as f64).sqrt();
+        for draw_rate in [0.0, 0.3, 0.6] {
+            for pairs in [3, 5, 10, 20, 50] {
+                let mut rng = Rng::new(1_000 * pairs as u64 + (draw_rate * 10.0) as u64);
+                let mut exact = 0;
+                let mut normal = 0;
+                for _ in 0..RUNS {
+                    let p = experiment(&mut rng, pairs, draw_rate);
+                    exact += usize::from(p.sign_flip_p().unwrap() < 0.05);
+                    normal += usize::from(normal_approximation_p(&p).is_some_and(|p| p < 0.05));
+                }
+                let rate = exact as f64 / RUNS as f64;
+                assert!(
+                    rate <= 0.05 + tolerance,
+                    "{pairs} pairs, draws {draw_rate}: false-positive rate {rate}"
+                );
+                if pairs == 3 && draw_rate == 0.0 {
+                    // The simulation can tell a bad test: the old one flags far too often.
+                    let old = normal as f64 / RUNS as f64;
+                    assert!(old > 0.15, "normal approximation at 3 pairs: {old}");
+                }
+                if pairs == 50 && draw_rate == 0.0 {
+                    // ... and the exact test is not uselessly conservative (discreteness
+                    // keeps it a little below 5%).
+                    assert!(rate > 0.02, "{rate}");
+                }
+            }
+        }
+    }
+}
