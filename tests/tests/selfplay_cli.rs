@@ -145,16 +145,47 @@ fn a_tournament_rates_every_agent() {
     // Ranked strongest first.
     let elos: Vec<f64> = agents.iter().map(|a| a["elo"].as_f64().unwrap()).collect();
     assert!(elos.windows(2).all(|w| w[0] >= w[1]));
-    let cross = ratings["cross"].as_array().unwrap();
-    assert_eq!(cross.len(), 6);
-    for c in cross {
-        let back = cross
+    let pairwise = ratings["pairwise"].as_array().unwrap();
+    assert_eq!(pairwise.len(), 6);
+    for c in pairwise {
+        let back = pairwise
             .iter()
             .find(|d| d["agent"] == c["opponent"] && d["opponent"] == c["agent"])
             .unwrap();
         let sum = c["score"].as_f64().unwrap() + back["score"].as_f64().unwrap();
         assert!((sum - 1.0).abs() < 1e-12);
+        let d = c["elo_difference"].as_f64().unwrap();
+        assert!((d + back["elo_difference"].as_f64().unwrap()).abs() < 1e-9);
+        let (low, high) = (c["low"].as_f64().unwrap(), c["high"].as_f64().unwrap());
+        assert!(low < d && d < high, "{c}");
+        let los = c["los"].as_f64().unwrap();
+        assert!((los + back["los"].as_f64().unwrap() - 1.0).abs() < 1e-9);
     }
+    let crosstable = ratings["crosstable"].as_array().unwrap();
+    assert_eq!(crosstable.len(), 6);
+    for c in crosstable {
+        let games: u64 = ["wins", "draws", "undecided", "losses"]
+            .iter()
+            .map(|k| c[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(games, 8);
+    }
+    // The ratings are saved with the summary, and on each pairing's CSV row.
+    let summary: Value = serde_json::from_str(&read(&out, "summary.json")).unwrap();
+    assert_eq!(&summary["ratings"], ratings);
+    let summary_rows = csv_rows(&read(&out, "summary.csv"));
+    let pairing = summary_rows
+        .iter()
+        .find(|r| r["pairing"] == "random vs greedy")
+        .unwrap();
+    let difference: f64 = pairing["rating_difference"].parse().unwrap();
+    let expected = pairwise
+        .iter()
+        .find(|p| p["agent"] == "random" && p["opponent"] == "greedy")
+        .unwrap()["elo_difference"]
+        .as_f64()
+        .unwrap();
+    assert!((difference - expected).abs() < 1e-9);
     // Each pairing plays colour-swapped pairs on shared openings.
     let rows = csv_rows(&read(&out, "games.csv"));
     assert_eq!(rows.len(), 24);
@@ -169,6 +200,65 @@ fn a_tournament_rates_every_agent() {
         report.stdout
     );
     assert!(report.stdout.contains("all pairings"));
+    assert!(report.stdout.contains("Crosstable"));
+    // An anchor fixes the scale: the anchored agent gets its rating exactly.
+    let anchored = selfplay(&[
+        "report",
+        out.to_str().unwrap(),
+        "--anchor",
+        "random=0",
+        "--json",
+    ])
+    .ok();
+    let summary: Value = serde_json::from_str(&anchored.stdout).unwrap();
+    let random = summary["ratings"]["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == "random")
+        .unwrap()
+        .clone();
+    assert_eq!(random["elo"], 0.0);
+    assert_eq!(random["error95"], 0.0);
+}
+
+#[test]
+fn a_gauntlet_pairs_the_first_agent_with_each_other() {
+    let run = selfplay(&[
+        "tournament",
+        "--gauntlet",
+        "--agent",
+        "greedy",
+        "--agent",
+        "random",
+        "--agent",
+        "random:seed=3",
+        "--games",
+        "4",
+        "--max-plies",
+        "200",
+        "--json",
+    ])
+    .ok();
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let pairings: Vec<String> = json["experiment"]["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            format!(
+                "{} vs {}",
+                p["first"].as_str().unwrap(),
+                p["second"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(pairings.len(), 2);
+    assert!(
+        pairings.iter().all(|p| p.starts_with("greedy vs ")),
+        "{pairings:?}"
+    );
+    assert_eq!(json["ratings"]["games"], 8);
 }
 
 #[test]
