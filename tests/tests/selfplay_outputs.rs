@@ -137,12 +137,22 @@ fn statistics_equal_hand_computation_from_the_games() {
         let mine: Vec<&Row> = rows.iter().filter(|r| r["variant"] == variant).collect();
         let n = mine.len() as f64;
         let count = |res: &str| mine.iter().filter(|r| r["result"] == res).count() as f64;
-        let (w, b, d) = (count("1-0"), count("0-1"), count("1/2-1/2"));
+        let (w, b) = (count("1-0"), count("0-1"));
+        let undecided = mine
+            .iter()
+            .filter(|r| r["termination"] == "move-limit")
+            .count() as f64;
+        let d = count("1/2-1/2") - undecided;
         assert_eq!(g["games"], 12);
         close(&g["white_wins"], w);
         close(&g["black_wins"], b);
         close(&g["draws"], d);
-        let s = (w + d / 2.0) / n;
+        close(&g["undecided"], undecided);
+        close(&g["decisive_rate"]["rate"], (w + b) / n);
+        if w + b > 0.0 {
+            close(&g["white_share_of_decisive"]["rate"], w / (w + b));
+        }
+        let s = (w + (d + undecided) / 2.0) / n;
         close(&g["white_score"], s);
         // Wilson, written out.
         let centre = (s + Z * Z / (2.0 * n)) / (1.0 + Z * Z / n);
@@ -171,12 +181,29 @@ fn statistics_equal_hand_computation_from_the_games() {
             .collect();
         assert_eq!(pj, penta);
         let mu = pair_means.iter().sum::<f64>() / 6.0;
-        let var = pair_means.iter().map(|x| (x - mu).powi(2)).sum::<f64>() / 6.0;
+        let var = pair_means.iter().map(|x| (x - mu).powi(2)).sum::<f64>() / 5.0;
         let se = (var / 6.0).sqrt();
         if se > 0.0 {
-            close(&g["pairs"]["interval"]["low"], (mu - Z * se).max(0.0));
-            close(&g["first_player_elo"]["z"], (mu - 0.5) / se);
+            // Student's t with 5 degrees of freedom: scipy.stats.t.ppf(0.975, 5).
+            let t5 = 2.570_581_835_636_314_6;
+            assert_eq!(g["pairs"]["interval_method"], "t");
+            close(&g["pairs"]["interval"]["low"], (mu - t5 * se).max(0.0));
+            close(&g["pairs"]["interval"]["high"], (mu + t5 * se).min(1.0));
         }
+        // The exact sign-flip p-value, by brute force over the 2^6 sign patterns.
+        let deviations: Vec<f64> = pair_means.iter().map(|m| m - 0.5).collect();
+        let observed = deviations.iter().sum::<f64>().abs();
+        let extreme = (0..64u32)
+            .filter(|mask| {
+                let t: f64 = deviations
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| if mask >> i & 1 == 1 { -x } else { *x })
+                    .sum();
+                t.abs() >= observed - 1e-12
+            })
+            .count();
+        close(&g["first_player_elo"]["p_value"], extreme as f64 / 64.0);
         if s > 0.0 && s < 1.0 {
             close(
                 &g["first_player_elo"]["elo"],
@@ -191,19 +218,21 @@ fn statistics_equal_hand_computation_from_the_games() {
         close(&g["length"]["q3"], quantile(&lengths, 0.75));
         close(&g["length"]["mean"], lengths.iter().sum::<f64>() / n);
         close(
-            &g["captures_per_game"],
+            &g["captures_per_game"]["value"],
             mine.iter().map(|r| num(r, "captures")).sum::<f64>() / n,
         );
+        let captures = &g["captures_per_game"]["interval"];
+        assert!(captures["low"].as_f64() <= g["captures_per_game"]["value"].as_f64());
         // Ludii's metrics.
         let m = &g["ludii"];
         close(&m["advantage_p1"], s);
         close(&m["balance"], 1.0 - (2.0 * s - 1.0).abs());
         close(&m["completion"], (w + b) / n);
-        let rule_draws = mine
-            .iter()
-            .filter(|r| r["result"] == "1/2-1/2" && r["termination"] != "move-limit")
-            .count() as f64;
-        close(&m["drawishness"], rule_draws / n);
+        // Drawishness as Ludii's code computes it counts games stopped at the ply limit;
+        // the description's version and Timeouts split it.
+        close(&m["drawishness"], (d + undecided) / n);
+        close(&m["drawishness_described"], d / n);
+        close(&m["timeouts"], undecided / n);
         close(&m["duration"], lengths.iter().sum::<f64>() / n);
         let per_game = |key: &str| {
             mine.iter()
@@ -251,8 +280,9 @@ fn report_prints_the_files_and_charts_are_valid() {
     let text = selfplay(&["report", dir.to_str().unwrap()]).ok();
     for needle in [
         "queen-relocated-by=opponent",
-        "Wilson",
-        "pentanomial",
+        "Decisive games",
+        "sign-flip",
+        "Contrasts with standard",
         "AdvantageP1",
         "DecisionMoves",
         "1/2-1/2 move-limit",
