@@ -331,9 +331,7 @@ impl SprtMonitor {
     /// decided prefix).
     pub fn needed(&self, index: u64) -> bool {
         let block = (index / self.games_per_block) as usize;
-        self.needed_below
-            .get(block)
-            .map_or(true, |&limit| index % self.games_per_block < limit)
+        !matches!(self.needed_below.get(block), Some(&limit) if index % self.games_per_block >= limit)
     }
 
     /// Per block, the first index within the block that is no longer needed.
@@ -361,9 +359,7 @@ pub fn sprt_limits<'a>(
 /// Whether game `index` lies within the per-block `limits`.
 pub fn within_limits(experiment: &Experiment, limits: &[u64], index: u64) -> bool {
     let block = experiment.block_of(index);
-    limits
-        .get(block)
-        .map_or(true, |&limit| index % experiment.games < limit)
+    !matches!(limits.get(block), Some(&limit) if index % experiment.games >= limit)
 }
 
 #[cfg(test)]

@@ -91,9 +91,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     };
     let needed = |index: u64| {
         let block = experiment.block_of(index);
-        limits.get(block).map_or(true, |l| {
-            index % experiment.games < l.load(Ordering::Relaxed)
-        })
+        !matches!(limits.get(block), Some(l) if index % experiment.games >= l.load(Ordering::Relaxed))
     };
     let mut rows_in_memory = Vec::new();
     let started = Instant::now();

@@ -308,7 +308,7 @@ mod tests {
         let d: Vec<i64> = counts
             .iter()
             .enumerate()
-            .flat_map(|(k, &c)| std::iter::repeat(k as i64 - 2).take(c as usize))
+            .flat_map(|(k, &c)| (0..c).map(move |_| k as i64 - 2))
             .collect();
         let observed: i64 = d.iter().sum::<i64>().abs();
         let n = d.len();
