@@ -1,17 +1,15 @@
 //! The game-length chart: one horizontal box plot per variant (quartiles, median, mean,
 //! Tukey whiskers, the other games as dots), sorted by median length, longest first.
 
-use super::outcomes::EVEN;
-use super::style::{
-    diamond, font, header, left, right, widest, Swatch, ACCENT, AXIS_SIZE, BOX, HEADER, INK,
-    LABEL_SIZE, WIDTH,
+use super::axes::{
+    category_label, marker, reference_line, row_chart, row_y, value_label, Frame, ROW,
 };
+use super::outcomes::EVEN;
+use super::style::{font, header, widest, Swatch, ACCENT, BOX, HEADER, INK, LABEL_SIZE, WIDTH};
 use super::{failed, DrawResult, Series};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Height of one box's row, in pixels.
-const ROW: u32 = 60;
 /// Half the box thickness, in rows.
 const HALF_BOX: f64 = 0.3;
 
@@ -68,43 +66,27 @@ pub fn draw<DB: DrawingBackend>(
     let label_style = font(LABEL_SIZE);
     let label_width = widest(root, order.iter().map(|s| s.label.clone()), &label_style)?;
     let value_width = widest(root, values.iter().cloned(), &label_style)?;
-    let n = order.len() as f64;
-    let mut chart = ChartBuilder::on(&body)
-        .margin_top(20)
-        .margin_bottom(10)
-        .margin_left(20)
-        .margin_right(value_width + 40)
-        .x_label_area_size(90)
-        .y_label_area_size(label_width + 30)
-        .build_cartesian_2d(0f64..x_max, 0f64..n)
-        .map_err(failed)?;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .y_labels(0)
-        .x_labels(10)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .x_desc("plies per game")
-        .label_style(font(LABEL_SIZE))
-        .axis_desc_style(font(AXIS_SIZE))
-        .bold_line_style(RGBColor(225, 225, 225))
-        .light_line_style(TRANSPARENT)
-        .axis_style(INK.stroke_width(2))
-        .draw()
-        .map_err(failed)?;
+    let rows = order.len();
+    let frame = Frame {
+        top: 20,
+        left: label_width + 30,
+        right: value_width + 40,
+    };
+    let mut chart = row_chart(
+        &body,
+        &frame,
+        0f64..x_max,
+        rows,
+        10,
+        &|x| format!("{x:.0}"),
+        "plies per game",
+    )?;
     if limit_reached {
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(max_plies, 0.0), (max_plies, n)],
-                12,
-                8,
-                EVEN.stroke_width(3),
-            ))
-            .map_err(failed)?;
+        reference_line(&mut chart, max_plies, EVEN.stroke_width(3))?;
     }
 
     for (p, s) in order.iter().enumerate() {
-        let y = n - p as f64 - 0.5;
+        let y = row_y(rows, p);
         let l = &s.group.length;
         let (Some(q1), Some(q2), Some(q3)) = (l.q1, l.median, l.q3) else {
             continue;
@@ -146,24 +128,10 @@ pub fn draw<DB: DrawingBackend>(
             )
             .map_err(failed)?;
         if let Some(mean) = l.mean {
-            let centre = chart.backend_coord(&(mean, y));
-            root.draw(&diamond(centre, 11, WHITE)).map_err(failed)?;
-            root.draw(&diamond(centre, 8, ACCENT)).map_err(failed)?;
+            marker(root, &chart, mean, y, 8)?;
         }
-        let (lx, ly) = chart.backend_coord(&(0.0, y));
-        root.draw(&Text::new(
-            s.label.clone(),
-            (lx - 14, ly),
-            right(font(LABEL_SIZE)),
-        ))
-        .map_err(failed)?;
-        let (rx, ry) = chart.backend_coord(&(x_max, y));
-        root.draw(&Text::new(
-            values[p].clone(),
-            (rx + 18, ry),
-            left(font(LABEL_SIZE)),
-        ))
-        .map_err(failed)?;
+        category_label(root, &chart, y, &s.label)?;
+        value_label(root, &chart, y, 18, &values[p])?;
     }
     Ok(())
 }

@@ -1,9 +1,11 @@
 //! Charts of a summary, in SVG and PNG, drawn with plotters and the embedded DejaVu Sans
 //! font (no system fonts needed):
-//! - `outcomes.svg/png`: White wins, draws and Black wins by variant as stacked bars,
+//! - `outcomes.svg/png`: White wins, draws, ply-limit games and Black wins by variant as
+//!   stacked bars,
 //!   White's score with its 95% interval, a dashed 50% line, sorted by White's score;
 //! - `lengths.svg/png`: game length per variant as box plots, sorted by median.
 
+mod axes;
 mod lengths;
 mod outcomes;
 mod style;

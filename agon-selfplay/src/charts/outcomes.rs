@@ -5,21 +5,21 @@
 //!
 //! Variants are sorted by White's score, highest first.
 
+use super::axes::{
+    category_label, interval_bar, marker, reference_line, row_chart, row_guide, row_y, value_label,
+    Frame, ROW, X_AXIS,
+};
 use super::style::{
-    bold, diamond, font, header, left, right, widest, Swatch, ACCENT, AXIS_SIZE, BLACK_WINS, DRAWS,
-    HEADER, INK, LABEL_SIZE, WHITE_WINS, WIDTH,
+    bold, header, left, widest, Swatch, ACCENT, BLACK_WINS, DRAWS, HEADER, INK, LABEL_SIZE,
+    UNDECIDED, WHITE_WINS, WIDTH,
 };
 use super::{failed, DrawResult, Series};
 use crate::stats::Interval;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Height of one bar's row, in pixels.
-const ROW: u32 = 60;
 /// Half the bar thickness, in rows.
 const HALF_BAR: f64 = 0.3;
-/// Space under the plots for tick labels and the axis title.
-const X_AXIS: u32 = 90;
 /// Space above the plots (column headings).
 const TOP: u32 = 50;
 /// The colour of the 50% line.
@@ -30,11 +30,11 @@ pub fn size(n: usize) -> (u32, u32) {
     (WIDTH, HEADER + TOP + ROW * n as u32 + X_AXIS + 10)
 }
 
-/// White's score interval: pentanomial when every group has complete pairs, else Wilson.
+/// White's score interval: over pairs when every group has complete pairs, else Wilson.
 fn intervals(series: &[&Series]) -> (&'static str, Vec<Option<Interval>>) {
     if series.iter().all(|s| s.group.pairs.interval.is_some()) {
         let i = series.iter().map(|s| s.group.pairs.interval).collect();
-        ("pentanomial, over colour-swapped pairs", i)
+        ("over colour-swapped pairs", i)
     } else {
         let i = series.iter().map(|s| s.group.white_score_wilson).collect();
         ("Wilson", i)
@@ -100,64 +100,63 @@ pub fn draw<DB: DrawingBackend>(
         "Outcomes by rule variant",
         subject,
         &format!(
-            "Left: shares of White wins, draws and Black wins. Right: White's score (win 1, \
-             draw 1/2) with its 95% interval ({kind})."
+            "Left: shares of the games. Right: White's score (win 1, draw or ply limit 1/2) \
+             with its 95% interval ({kind})."
         ),
         &[
             (Swatch::Fill(WHITE_WINS), "White wins"),
             (Swatch::Fill(DRAWS), "draws"),
+            (Swatch::Fill(UNDECIDED), "ply limit"),
             (Swatch::Fill(BLACK_WINS), "Black wins"),
             (Swatch::Marker(ACCENT), "White's score, 95% interval"),
             (Swatch::Dashed(EVEN), "50%: no first-player advantage"),
         ],
     )?;
 
-    let label_style = font(LABEL_SIZE);
-    let label_width = widest(root, labels.iter().cloned(), &label_style)?;
+    let label_width = widest(
+        root,
+        labels.iter().cloned(),
+        &super::style::font(LABEL_SIZE),
+    )?;
     let heading = "White's score [95%]";
     let value_width = widest(
         root,
         values.iter().cloned().chain([heading.to_string()]),
         &bold(LABEL_SIZE),
     )?;
-    let n = order.len() as f64;
+    let rows = order.len();
     let width = body.dim_in_pixel().0;
     let left_width = label_width + 30 + (width - label_width - value_width) * 11 / 20;
     let (bars_area, score_area) = body.split_horizontally(left_width);
 
-    let mut bars = ChartBuilder::on(&bars_area)
-        .margin_top(TOP)
-        .margin_bottom(10)
-        .margin_left(20)
-        .margin_right(50)
-        .x_label_area_size(X_AXIS)
-        .y_label_area_size(label_width + 30)
-        .build_cartesian_2d(0f64..1f64, 0f64..n)
-        .map_err(failed)?;
-    bars.configure_mesh()
-        .disable_y_mesh()
-        .y_labels(0)
-        .x_labels(6)
-        .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
-        .x_desc("share of games")
-        .label_style(font(LABEL_SIZE))
-        .axis_desc_style(font(AXIS_SIZE))
-        .bold_line_style(RGBColor(225, 225, 225))
-        .light_line_style(TRANSPARENT)
-        .axis_style(INK.stroke_width(2))
-        .draw()
-        .map_err(failed)?;
+    let frame = Frame {
+        top: TOP,
+        left: label_width + 30,
+        right: 50,
+    };
+    let percent = |x: &f64| format!("{:.0}%", x * 100.0);
+    let mut bars = row_chart(
+        &bars_area,
+        &frame,
+        0f64..1f64,
+        rows,
+        6,
+        &percent,
+        "share of games",
+    )?;
     for (p, s) in order.iter().enumerate() {
         let g = s.group;
-        let y = n - p as f64 - 0.5;
+        let y = row_y(rows, p);
         let games = g.games.max(1) as f64;
         let w = g.white_wins as f64 / games;
         let d = g.draws as f64 / games;
+        let u = g.undecided as f64 / games;
         let (y0, y1) = (y - HALF_BAR, y + HALF_BAR);
         let segments = [
             (0.0, w, WHITE_WINS),
             (w, w + d, DRAWS),
-            (w + d, 1.0, BLACK_WINS),
+            (w + d, w + d + u, UNDECIDED),
+            (w + d + u, 1.0, BLACK_WINS),
         ];
         bars.draw_series(
             segments
@@ -171,55 +170,27 @@ pub fn draw<DB: DrawingBackend>(
             INK.stroke_width(1),
         )))
         .map_err(failed)?;
-        let (lx, ly) = bars.backend_coord(&(0.0, y));
-        root.draw(&Text::new(
-            labels[p].clone(),
-            (lx - 14, ly),
-            right(font(LABEL_SIZE)),
-        ))
-        .map_err(failed)?;
+        category_label(root, &bars, y, &labels[p])?;
     }
-    bars.draw_series(DashedLineSeries::new(
-        vec![(0.5, 0.0), (0.5, n)],
-        12,
-        8,
-        EVEN.mix(0.6).stroke_width(2),
-    ))
-    .map_err(failed)?;
+    reference_line(&mut bars, 0.5, EVEN.mix(0.6).stroke_width(2))?;
 
     let (lo, hi) = score_range(&order, &intervals);
-    let mut scores = ChartBuilder::on(&score_area)
-        .margin_top(TOP)
-        .margin_bottom(10)
-        .margin_left(50)
-        .margin_right(value_width + 40)
-        .x_label_area_size(X_AXIS)
-        .y_label_area_size(0)
-        .build_cartesian_2d(lo..hi, 0f64..n)
-        .map_err(failed)?;
-    scores
-        .configure_mesh()
-        .disable_y_mesh()
-        .y_labels(0)
-        .x_labels(7)
-        .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
-        .x_desc("White's score")
-        .label_style(font(LABEL_SIZE))
-        .axis_desc_style(font(AXIS_SIZE))
-        .bold_line_style(RGBColor(225, 225, 225))
-        .light_line_style(TRANSPARENT)
-        .axis_style(INK.stroke_width(2))
-        .draw()
-        .map_err(failed)?;
-    scores
-        .draw_series(DashedLineSeries::new(
-            vec![(0.5, 0.0), (0.5, n)],
-            12,
-            8,
-            EVEN.stroke_width(3),
-        ))
-        .map_err(failed)?;
-    let (rx, top) = scores.backend_coord(&(hi, n));
+    let frame = Frame {
+        top: TOP,
+        left: 0,
+        right: value_width + 40,
+    };
+    let mut scores = row_chart(
+        &score_area,
+        &frame,
+        lo..hi,
+        rows,
+        7,
+        &percent,
+        "White's score",
+    )?;
+    reference_line(&mut scores, 0.5, EVEN.stroke_width(3))?;
+    let (rx, top) = scores.backend_coord(&(hi, rows as f64));
     root.draw(&Text::new(
         heading.to_string(),
         (rx + 24, top - 22),
@@ -227,39 +198,13 @@ pub fn draw<DB: DrawingBackend>(
     ))
     .map_err(failed)?;
     for (p, s) in order.iter().enumerate() {
-        let y = n - p as f64 - 0.5;
-        scores
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(lo, y), (hi, y)],
-                RGBColor(235, 235, 235).stroke_width(1),
-            )))
-            .map_err(failed)?;
+        let y = row_y(rows, p);
+        row_guide(&mut scores, y)?;
         if let Some(i) = intervals[p] {
-            let cap = 0.16;
-            scores
-                .draw_series([
-                    PathElement::new(vec![(i.low, y), (i.high, y)], ACCENT.stroke_width(3)),
-                    PathElement::new(
-                        vec![(i.low, y - cap), (i.low, y + cap)],
-                        ACCENT.stroke_width(3),
-                    ),
-                    PathElement::new(
-                        vec![(i.high, y - cap), (i.high, y + cap)],
-                        ACCENT.stroke_width(3),
-                    ),
-                ])
-                .map_err(failed)?;
+            interval_bar(&mut scores, i.low, i.high, y)?;
         }
-        let centre = scores.backend_coord(&(s.group.white_score.unwrap_or(0.5), y));
-        root.draw(&diamond(centre, 12, WHITE)).map_err(failed)?;
-        root.draw(&diamond(centre, 9, ACCENT)).map_err(failed)?;
-        let (vx, vy) = scores.backend_coord(&(hi, y));
-        root.draw(&Text::new(
-            values[p].clone(),
-            (vx + 24, vy),
-            left(font(LABEL_SIZE)),
-        ))
-        .map_err(failed)?;
+        marker(root, &scores, s.group.white_score.unwrap_or(0.5), y, 9)?;
+        value_label(root, &scores, y, 24, &values[p])?;
     }
     Ok(())
 }

@@ -45,6 +45,8 @@ pub const AXIS_SIZE: f64 = 26.0;
 pub const WHITE_WINS: RGBColor = RGBColor(238, 228, 200);
 /// Draws: mid grey.
 pub const DRAWS: RGBColor = RGBColor(160, 160, 160);
+/// Games stopped at the ply limit (undecided): pale blue-grey, apart from the draws.
+pub const UNDECIDED: RGBColor = RGBColor(205, 214, 224);
 /// Black's wins: dark slate.
 pub const BLACK_WINS: RGBColor = RGBColor(52, 56, 72);
 /// Outlines.
