@@ -462,7 +462,6 @@ mod tests {
             .enumerate()
             .map(|(k, score)| {
                 let index = block * e.games + k as u64;
-                let spec = e.game(index);
                 let first_white = k % 2 == 0;
                 let (result, termination) = match (score, first_white) {
                     ("1", true) | ("0", false) => (GameResult::WhiteWins, Termination::Formation),
@@ -470,25 +469,7 @@ mod tests {
                     ("u", _) => (GameResult::Draw, Termination::MoveLimit),
                     _ => (GameResult::Draw, Termination::Repetition),
                 };
-                GameRow {
-                    index,
-                    variant: "standard".into(),
-                    white: spec.white,
-                    black: spec.black,
-                    pair: spec.pair,
-                    opening: String::new(),
-                    result,
-                    termination,
-                    plies: 10,
-                    captures: 0,
-                    relocations: 0,
-                    passes: 0,
-                    decision_plies: 0,
-                    legal_actions: 0,
-                    seed: 1,
-                    time_limited: false,
-                    duration_ms: 0.0,
-                }
+                crate::row::test_row(e, index, result, termination)
             })
             .collect()
     }

@@ -151,6 +151,37 @@ pub fn parse_rows(path: &Path, text: &[u8]) -> Result<(Vec<GameRow>, usize)> {
     Ok((rows, dropped))
 }
 
+/// A row for game `index` of `experiment` with the given ending and 10 plies (unit
+/// tests of the statistics build their games with it).
+#[cfg(test)]
+pub(crate) fn test_row(
+    experiment: &Experiment,
+    index: u64,
+    result: GameResult,
+    termination: Termination,
+) -> GameRow {
+    let spec = experiment.game(index);
+    GameRow {
+        index,
+        variant: experiment.block(spec.block).0.to_string(),
+        white: spec.white,
+        black: spec.black,
+        pair: spec.pair,
+        opening: String::new(),
+        result,
+        termination,
+        plies: 10,
+        captures: 0,
+        relocations: 0,
+        passes: 0,
+        decision_plies: 0,
+        legal_actions: 0,
+        seed: experiment.seed,
+        time_limited: false,
+        duration_ms: 0.0,
+    }
+}
+
 mod bool_as_digit {
     use serde::{Deserialize, Deserializer, Serializer};
 

@@ -367,29 +367,12 @@ mod tests {
     use super::*;
     use crate::experiment::Pairing;
 
-    pub(crate) fn row(index: u64, result: GameResult) -> GameRow {
-        GameRow {
-            index,
-            variant: "standard".into(),
-            white: "a".into(),
-            black: "b".into(),
-            pair: index / 2,
-            opening: String::new(),
-            result,
-            termination: match result {
-                GameResult::Draw => Termination::Repetition,
-                _ => Termination::Formation,
-            },
-            plies: 10,
-            captures: 0,
-            relocations: 0,
-            passes: 0,
-            decision_plies: 0,
-            legal_actions: 0,
-            seed: 1,
-            time_limited: false,
-            duration_ms: 0.0,
-        }
+    fn row(e: &Experiment, index: u64, result: GameResult) -> GameRow {
+        let termination = match result {
+            GameResult::Draw => Termination::Repetition,
+            _ => Termination::Formation,
+        };
+        crate::row::test_row(e, index, result, termination)
     }
 
     fn experiment(kind: Kind, games: u64, sprt: &str) -> Experiment {
@@ -415,6 +398,7 @@ mod tests {
         let rows: Vec<GameRow> = (0..100)
             .map(|i| {
                 row(
+                    &e,
                     i,
                     if i % 2 == 0 {
                         GameResult::WhiteWins
@@ -449,8 +433,11 @@ mod tests {
     fn run_tests_score_white() {
         // White wins every game: in a run that is White's advantage, decided for H1; in a
         // tournament the first agent splits every pair, which points to H0.
-        let rows: Vec<GameRow> = (0..200).map(|i| row(i, GameResult::WhiteWins)).collect();
-        let run = Samples::of_rows(&experiment(Kind::Run, 200, "elo0=0,elo1=50"), &rows);
+        let run_experiment = experiment(Kind::Run, 200, "elo0=0,elo1=50");
+        let rows: Vec<GameRow> = (0..200)
+            .map(|i| row(&run_experiment, i, GameResult::WhiteWins))
+            .collect();
+        let run = Samples::of_rows(&run_experiment, &rows);
         assert_eq!(run.sprt[0].as_ref().unwrap().decision, Some(Hypothesis::H1));
         let t = Samples::of_rows(&experiment(Kind::Tournament, 200, "elo0=0,elo1=50"), &rows);
         assert_eq!(t.sprt[0].as_ref().unwrap().decision, Some(Hypothesis::H0));
@@ -461,7 +448,7 @@ mod tests {
         let e = experiment(Kind::Run, 200, "elo0=0,elo1=50");
         let rows: Vec<GameRow> = (0..200)
             .filter(|&i| i != 3)
-            .map(|i| row(i, GameResult::WhiteWins))
+            .map(|i| row(&e, i, GameResult::WhiteWins))
             .collect();
         let s = Samples::of_rows(&e, &rows);
         let sprt = s.sprt[0].as_ref().unwrap();

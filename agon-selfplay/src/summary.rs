@@ -940,30 +940,19 @@ mod audit_examples {
     }
 
     fn row(e: &Experiment, index: u64, result: GameResult, termination: Termination) -> GameRow {
-        let spec = e.game(index);
-        GameRow {
-            index,
-            variant: spec.rules.to_string(),
-            white: spec.white,
-            black: spec.black,
-            pair: spec.pair,
-            opening: String::new(),
-            result,
-            termination,
-            plies: if termination == Termination::MoveLimit {
-                1000
-            } else {
-                100 + index as u32 % 7
-            },
-            captures: 3,
-            relocations: 1,
-            passes: 0,
-            decision_plies: 50,
-            legal_actions: 1000,
-            seed: 1,
-            time_limited: false,
-            duration_ms: 0.0,
-        }
+        let mut row = crate::row::test_row(e, index, result, termination);
+        row.plies = if termination == Termination::MoveLimit {
+            1000
+        } else {
+            100 + index as u32 % 7
+        };
+        (
+            row.captures,
+            row.relocations,
+            row.decision_plies,
+            row.legal_actions,
+        ) = (3, 1, 50, 1000);
+        row
     }
 
     fn white_wins(e: &Experiment, n: u64) -> Vec<GameRow> {

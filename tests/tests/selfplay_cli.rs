@@ -295,3 +295,48 @@ fn time_limited_agents_are_flagged() {
         2
     );
 }
+
+#[test]
+fn plan_states_pairs_and_detectable_effects() {
+    // The example: 2 points at 50% draws, 80% power, 5% two-sided:
+    // ((1.959964 + 0.841621)·0.25/0.02)² = 1226.4 -> 1227 pairs.
+    let run = selfplay(&[
+        "plan",
+        "--effect",
+        "0.02",
+        "--draw-rate",
+        "0.5",
+        "--power",
+        "0.8",
+    ])
+    .ok();
+    assert!(
+        run.stdout.contains("1227 pairs (2454 games)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("+14 Elo"), "{}", run.stdout);
+    let json = selfplay(&["plan", "--effect", "0.02", "--margin", "0.02", "--json"]).ok();
+    let plan: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(plan["detect"]["pairs"], 1227);
+    // Equivalence within ±2 points: ((1.644854 + 1.281552)·0.25/0.02)² = 1338.1.
+    assert_eq!(plan["equivalence"]["pairs"], 1339);
+    let inverse = selfplay(&["plan", "--games", "2454", "--draw-rate", "0.5", "--json"]).ok();
+    let plan: Value = serde_json::from_str(&inverse.stdout).unwrap();
+    let effect = plan["detect"]["effect"].as_f64().unwrap();
+    assert!(effect > 0.0199 && effect < 0.02, "{effect}");
+    for (args, message) in [
+        (vec!["plan", "--effect", "0.7"], "--effect"),
+        (
+            vec!["plan", "--effect", "0.02", "--power", "1.5"],
+            "--power",
+        ),
+        (
+            vec!["plan", "--effect", "0.02", "--draw-rate", "1"],
+            "--draw-rate",
+        ),
+    ] {
+        let out = selfplay(&args).code(2);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    }
+}
