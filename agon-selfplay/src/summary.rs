@@ -13,7 +13,7 @@ use crate::sample::{GameStat, PairRecord, Samples, SprtResult};
 use crate::stats::bootstrap::{percentile_intervals, RESAMPLES};
 use crate::stats::contrast::{difference, holm, Difference};
 use crate::stats::pairs::{IntervalMethod, Tost};
-use crate::stats::{elo_from_score, quantile, wilson, Interval, Pentanomial, Z95};
+use crate::stats::{elo_from_score, quantile_of, wilson, Interval, Pentanomial, Z95};
 use agon_core::{GameResult, Rng, Termination};
 use serde::Serialize;
 
@@ -478,7 +478,7 @@ impl Summary {
                 variant,
                 &pairing.label(),
                 first,
-                pairs,
+                &[pairs],
                 group_seed(experiment.seed, b),
             );
             g.sprt = samples.sprt[b].clone();
@@ -497,11 +497,10 @@ impl Summary {
         if experiment.pairings.len() > 1 {
             let per_variant = experiment.pairings.len();
             for (v, variant) in experiment.variants.iter().enumerate() {
-                let pooled: Vec<PairRecord> = samples.blocks
+                let pooled: Vec<&[PairRecord]> = samples.blocks
                     [v * per_variant..(v + 1) * per_variant]
                     .iter()
-                    .flatten()
-                    .copied()
+                    .map(Vec::as_slice)
                     .collect();
                 let seed = group_seed(experiment.seed, samples.blocks.len() + v);
                 groups.push(GroupSummary::new(
@@ -633,24 +632,26 @@ fn resampled_values(t: &[f64; SUMS]) -> [Option<f64>; 12] {
 }
 
 impl GroupSummary {
-    /// Statistics of a group's pairs. `first` names the agent whose score to report when
-    /// two different agents meet; `seed` drives the bootstrap.
+    /// Statistics of a group's pairs (one slice per block it pools). `first` names the
+    /// agent whose score to report when two different agents meet; `seed` drives the
+    /// bootstrap. Reads the pairs in place: nothing per game is copied but the lengths.
     pub fn new(
         variant: &str,
         pairing: &str,
         first: Option<&str>,
-        pairs: &[PairRecord],
+        blocks: &[&[PairRecord]],
         seed: u64,
     ) -> Self {
-        let games: Vec<&GameStat> = pairs.iter().flat_map(PairRecord::played).collect();
-        let n = games.len() as u64;
-        let count = |f: fn(&GameStat) -> bool| games.iter().filter(|g| f(g)).count() as u64;
+        let pairs = || blocks.iter().flat_map(|b| b.iter());
+        let games = || pairs().flat_map(PairRecord::played);
+        let n = games().count() as u64;
+        let count = |f: fn(&GameStat) -> bool| games().filter(|g| f(g)).count() as u64;
         let white_wins = count(|g| g.result == GameResult::WhiteWins);
         let black_wins = count(|g| g.result == GameResult::BlackWins);
         let draws = count(GameStat::rule_draw);
         let undecided = count(GameStat::undecided);
         let mut kinds: Vec<(GameResult, Termination)> = OUTCOME_KINDS.to_vec();
-        for g in &games {
+        for g in games() {
             if !kinds.contains(&(g.result, g.termination)) {
                 kinds.push((g.result, g.termination));
             }
@@ -660,8 +661,7 @@ impl GroupSummary {
             .map(|(result, termination)| TerminationCount {
                 result,
                 termination,
-                games: games
-                    .iter()
+                games: games()
                     .filter(|g| g.result == result && g.termination == termination)
                     .count() as u64,
             })
@@ -670,7 +670,7 @@ impl GroupSummary {
 
         let mut white = Pentanomial::default();
         let mut first_pairs = Pentanomial::default();
-        for pair in pairs {
+        for pair in pairs() {
             if let Some(k) = pair.white_half_points() {
                 white.add_half_points(k);
             }
@@ -700,17 +700,16 @@ impl GroupSummary {
             flags.push("mostly undecided".to_string());
         }
 
-        let white_points: f64 = games
-            .iter()
+        let white_points: f64 = games()
             .map(|g| f64::from(g.white_half_points()) / 2.0)
             .sum();
         let white_score = (n > 0).then(|| white_points / n as f64);
-        let mut lengths: Vec<f64> = games.iter().map(|g| f64::from(g.plies)).collect();
-        lengths.sort_by(f64::total_cmp);
+        let mut lengths: Vec<u32> = games().map(|g| g.plies).collect();
+        lengths.sort_unstable();
+        let length_quantile = |q: f64| quantile_of(lengths.len(), q, |i| f64::from(lengths[i]));
 
         let first_agent = first.map(|agent| {
-            let points: f64 = pairs
-                .iter()
+            let points: f64 = pairs()
                 .flat_map(|p| {
                     p.games.iter().enumerate().filter_map(|(slot, g)| {
                         let w = f64::from(g.as_ref()?.white_half_points()) / 2.0;
@@ -731,29 +730,26 @@ impl GroupSummary {
             }
         });
 
-        let sums: Vec<[f64; SUMS]> = pairs
-            .iter()
-            .filter(|p| p.played().next().is_some())
-            .map(pair_sums)
-            .collect();
-        let mut total = [0.0; SUMS];
-        for s in &sums {
-            for k in 0..SUMS {
-                total[k] += s[k];
-            }
-        }
-        let point = resampled_values(&total);
-        let intervals = percentile_intervals(sums.len(), RESAMPLES, seed, 0.95, |weights| {
+        // The bootstrap resamples the pairs that hold a game; each resample's sums are
+        // recomputed from the pair records (no per-pair copy is kept).
+        let played = || pairs().filter(|p| p.played().next().is_some());
+        let units = played().count();
+        let weighted_sums = |weight: &dyn Fn(usize) -> u32| {
             let mut t = [0.0; SUMS];
-            for (w, s) in weights.iter().zip(&sums) {
-                if *w > 0 {
-                    let w = f64::from(*w);
-                    for k in 0..SUMS {
-                        t[k] += w * s[k];
+            for (i, pair) in played().enumerate() {
+                let w = weight(i);
+                if w > 0 {
+                    let w = f64::from(w);
+                    for (total, value) in t.iter_mut().zip(pair_sums(pair)) {
+                        *total += w * value;
                     }
                 }
             }
-            resampled_values(&t)
+            t
+        };
+        let point = resampled_values(&weighted_sums(&|_| 1));
+        let intervals = percentile_intervals(units, RESAMPLES, seed, 0.95, |weights| {
+            resampled_values(&weighted_sums(&|i| weights[i]))
         });
 
         GroupSummary {
@@ -790,13 +786,13 @@ impl GroupSummary {
             detectable_effect: white.detectable_effect(ALPHA, POWER),
             sprt: None,
             length: LengthStats {
-                mean: mean(lengths.iter().copied()),
+                mean: point[0],
                 mean_interval: intervals[0],
-                q1: quantile(&lengths, 0.25),
-                median: quantile(&lengths, 0.5),
-                q3: quantile(&lengths, 0.75),
-                min: lengths.first().copied(),
-                max: lengths.last().copied(),
+                q1: length_quantile(0.25),
+                median: length_quantile(0.5),
+                q3: length_quantile(0.75),
+                min: lengths.first().map(|&x| f64::from(x)),
+                max: lengths.last().map(|&x| f64::from(x)),
             },
             captures_per_game: Estimate {
                 value: point[1],

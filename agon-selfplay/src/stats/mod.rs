@@ -61,13 +61,16 @@ pub fn score_from_elo(d: f64) -> f64 {
 /// (Hyndman-Fan type 7, the default of R and NumPy): `h = (n-1)q`,
 /// `x[⌊h⌋] + (h-⌊h⌋)(x[⌊h⌋+1] - x[⌊h⌋])`. `None` for no data.
 pub fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
-    if sorted.is_empty() {
-        return None;
-    }
-    let h = (sorted.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    quantile_of(sorted.len(), q, |i| sorted[i])
+}
+
+/// [`quantile`] of `n` sorted values given by `value(i)` (for data not stored as `f64`).
+pub fn quantile_of(n: usize, q: f64, value: impl Fn(usize) -> f64) -> Option<f64> {
+    let last = n.checked_sub(1)?;
+    let h = last as f64 * q.clamp(0.0, 1.0);
     let lo = h.floor() as usize;
-    let hi = (lo + 1).min(sorted.len() - 1);
-    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
+    let hi = (lo + 1).min(last);
+    Some(value(lo) + (h - lo as f64) * (value(hi) - value(lo)))
 }
 
 /// Counts of per-game results from one side's point of view: wins, draws, losses.
