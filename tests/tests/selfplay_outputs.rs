@@ -313,6 +313,21 @@ fn report_prints_the_files_and_charts_are_valid() {
         }
         assert!(text.contains("greedy vs random; 12 games per variant"));
     }
+    // The contrasts with standard: one row per other variant.
+    let svg = read(&dir, "contrasts.svg");
+    let (w, _) = svg_size(&svg).unwrap();
+    assert_eq!(png_size(&bytes(&dir, "contrasts.png")).unwrap().0, w);
+    assert!(svg.contains("Each variant against standard"));
+    for variant in ["intervention=suicide", "queen-relocated-by=opponent"] {
+        assert!(
+            svg.contains(&format!("\n{variant}\n")),
+            "contrasts.svg lacks {variant}"
+        );
+    }
+    assert!(
+        !svg.contains("\nstandard\n"),
+        "the baseline is not contrasted with itself"
+    );
 }
 
 #[test]

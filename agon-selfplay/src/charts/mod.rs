@@ -3,9 +3,12 @@
 //! - `outcomes.svg/png`: White wins, draws, ply-limit games and Black wins by variant as
 //!   stacked bars,
 //!   White's score with its 95% interval, a dashed 50% line, sorted by White's score;
-//! - `lengths.svg/png`: game length per variant as box plots, sorted by median.
+//! - `lengths.svg/png`: game length per variant as box plots, sorted by median;
+//! - `contrasts.svg/png` (when the report has a baseline): each variant minus the
+//!   baseline in White's score and in the decisive rate, with 95% intervals.
 
 mod axes;
+mod contrasts;
 mod lengths;
 mod outcomes;
 mod style;
@@ -19,8 +22,9 @@ use std::path::Path;
 
 pub use style::register_fonts;
 
-/// Base names of the charts written next to the games (each as `.svg` and `.png`).
-pub const CHARTS: [&str; 2] = ["outcomes", "lengths"];
+/// Base names of the charts written next to the games (each as `.svg` and `.png`;
+/// `contrasts` only when the report has contrasts with a baseline).
+pub const CHARTS: [&str; 3] = ["outcomes", "lengths", "contrasts"];
 
 /// One bar or box of a chart: a group of games and its label.
 pub(crate) struct Series<'a> {
@@ -124,6 +128,40 @@ pub fn write_charts(dir: &Path, summary: &Summary, samples: &Samples) -> Result<
     })?;
     png(&dir.join("lengths.png"), size, |root| {
         lengths::draw(root, &series, &subject, max_plies)
+    })?;
+    // One pairing's contrasts (pooling pairings would mix different agents).
+    let first_pairing = summary.experiment.pairings[0].label();
+    let contrasts: Vec<&crate::summary::Contrast> = summary
+        .contrasts
+        .iter()
+        .filter(|c| c.pairing == first_pairing)
+        .collect();
+    let (svg_path, png_path) = (dir.join("contrasts.svg"), dir.join("contrasts.png"));
+    let Some(baseline) = summary
+        .analysis
+        .baseline
+        .as_deref()
+        .filter(|_| !contrasts.is_empty())
+    else {
+        // A report without contrasts leaves no stale chart behind.
+        for path in [svg_path, png_path] {
+            if path.exists() {
+                std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+            }
+        }
+        return Ok(());
+    };
+    let size = contrasts::size(contrasts.len());
+    let subject = if summary.experiment.pairings.len() > 1 {
+        format!("{subject}; pairing {first_pairing}")
+    } else {
+        subject
+    };
+    svg(&svg_path, size, |root| {
+        contrasts::draw(root, &contrasts, baseline, &subject)
+    })?;
+    png(&png_path, size, |root| {
+        contrasts::draw(root, &contrasts, baseline, &subject)
     })
 }
 

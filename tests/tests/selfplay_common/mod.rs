@@ -112,11 +112,26 @@ pub const STABLE_FILES: [&str; 9] = [
     "games.csv",
 ];
 
+/// Charts written only when the report has them (contrasts need a baseline variant).
+pub const OPTIONAL_FILES: [&str; 2] = ["contrasts.svg", "contrasts.png"];
+
 /// Asserts that two output directories hold the same games, statistics and charts
 /// (`games.csv` compared without its timing column).
 #[track_caller]
 pub fn assert_same_outputs(a: &Path, b: &Path) {
-    for name in STABLE_FILES {
+    for name in OPTIONAL_FILES {
+        assert_eq!(
+            a.join(name).exists(),
+            b.join(name).exists(),
+            "{name} is in only one of {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+    let present = OPTIONAL_FILES
+        .into_iter()
+        .filter(|name| a.join(name).exists());
+    for name in STABLE_FILES.into_iter().chain(present) {
         if name == "games.csv" {
             assert_eq!(
                 without_timing(&read(a, name)),
