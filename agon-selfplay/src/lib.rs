@@ -10,7 +10,8 @@
 //! derives each from `(seed, index)`; [`play`] plays one game; [`runner`] plays many in
 //! parallel; [`store`] writes and recovers the output directory; [`session`] ties them
 //! into a run; [`sample`] keeps the compact per-pair data the statistics need;
-//! [`summary`] and [`stats`] compute the statistics; [`ratings`] rates agents
+//! [`summary`] and [`stats`] compute the statistics, [`contrasts`] compares variants
+//! with a baseline; [`ratings`] rates agents
 //! of a tournament; [`table`], [`report`] and [`charts`] present the results; [`merge`]
 //! joins shards.
 
@@ -19,6 +20,7 @@
 
 pub mod charts;
 pub mod config;
+pub mod contrasts;
 pub mod error;
 pub mod experiment;
 pub mod external;

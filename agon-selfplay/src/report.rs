@@ -3,13 +3,14 @@
 //! shards writes exactly what one run writes.
 
 use crate::charts;
+use crate::contrasts::CONTRAST_METRICS;
 use crate::error::{Error, Result};
 use crate::row::GameRow;
 use crate::sample::Samples;
 use crate::stats::contrast::Difference;
 use crate::stats::Interval;
 use crate::store::{write_atomically, Manifest};
-use crate::summary::{Analysis, GroupSummary, Summary, CONTRAST_METRICS, OUTCOME_KINDS};
+use crate::summary::{Analysis, GroupSummary, Summary, OUTCOME_KINDS};
 use agon_core::{GameResult, Termination};
 use std::path::Path;
 

@@ -13,6 +13,7 @@ use crate::stats::sprt::{Hypothesis, SprtSpec};
 use crate::stats::Pentanomial;
 use agon_core::{GameResult, Termination};
 use serde::Serialize;
+use sums::*;
 
 /// One game, as the statistics see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,6 +109,31 @@ impl PairRecord {
         }
     }
 
+    /// Sums over the pair's games, indexed by the constants of [`sums`]: games, White's
+    /// points, decisive games, games without a winner, rule draws, undecided games, plies,
+    /// captures, relocations, games with plies, and the per-game ratios of legal actions
+    /// and of decision plies to plies.
+    pub fn sums(&self) -> [f64; SUMS] {
+        let mut s = [0.0; SUMS];
+        for g in self.played() {
+            s[GAMES] += 1.0;
+            s[WHITE_POINTS] += f64::from(g.white_half_points()) / 2.0;
+            s[DECISIVE] += f64::from(u8::from(g.decisive()));
+            s[NO_WINNER] += f64::from(u8::from(!g.decisive()));
+            s[RULE_DRAWS] += f64::from(u8::from(g.rule_draw()));
+            s[UNDECIDED] += f64::from(u8::from(g.undecided()));
+            s[PLIES] += f64::from(g.plies);
+            s[CAPTURES] += f64::from(g.captures);
+            s[RELOCATIONS] += f64::from(g.relocations);
+            if g.plies > 0 {
+                s[MEASURED] += 1.0;
+                s[BRANCHING] += g.legal_actions as f64 / f64::from(g.plies);
+                s[DECISIONS] += f64::from(g.decision_plies) / f64::from(g.plies);
+            }
+        }
+        s
+    }
+
     /// The points (doubled) an SPRT of this experiment kind scores: White's in a `run`
     /// (the first-move advantage), the first agent's in a `tournament`.
     pub fn sprt_half_points(&self, kind: Kind) -> Option<u8> {
@@ -116,6 +142,36 @@ impl PairRecord {
             Kind::Tournament => self.first_half_points(),
         }
     }
+}
+
+pub mod sums {
+    //! Indices of [`super::PairRecord::sums`]: sums over a pair's games, in this order.
+    /// Games played.
+    pub const GAMES: usize = 0;
+    /// White's points.
+    pub const WHITE_POINTS: usize = 1;
+    /// Games won by either side.
+    pub const DECISIVE: usize = 2;
+    /// Games without a winner (rule draws and undecided).
+    pub const NO_WINNER: usize = 3;
+    /// Draws by the rules.
+    pub const RULE_DRAWS: usize = 4;
+    /// Games stopped at the ply limit.
+    pub const UNDECIDED: usize = 5;
+    /// Plies.
+    pub const PLIES: usize = 6;
+    /// Pieces captured.
+    pub const CAPTURES: usize = 7;
+    /// Relocation actions.
+    pub const RELOCATIONS: usize = 8;
+    /// Games with at least one ply.
+    pub const MEASURED: usize = 9;
+    /// Per game, legal actions per ply, summed.
+    pub const BRANCHING: usize = 10;
+    /// Per game, the share of plies with a choice, summed.
+    pub const DECISIONS: usize = 11;
+    /// How many sums.
+    pub const SUMS: usize = 12;
 }
 
 /// An SPRT's state after a prefix of pairs.

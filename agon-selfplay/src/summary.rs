@@ -5,13 +5,15 @@
 //! ratings. Computed from the compact per-pair records of [`crate::sample`], so the
 //! numbers never depend on the order in which games finished.
 
+use crate::contrasts::{contrasts, Contrast};
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Kind};
 use crate::ratings::{rate, RatingOptions, Ratings};
 use crate::row::GameRow;
+use crate::sample::sums::*;
 use crate::sample::{GameStat, PairRecord, Samples, SprtResult};
 use crate::stats::bootstrap::{percentile_intervals, RESAMPLES};
-use crate::stats::contrast::{difference, holm, Difference};
+use crate::stats::contrast::holm;
 use crate::stats::pairs::{IntervalMethod, Tost};
 use crate::stats::{elo_from_score, quantile_of, wilson, Interval, Pentanomial, Z95};
 use agon_core::{GameResult, Rng, Termination};
@@ -383,69 +385,8 @@ pub struct LudiiIntervals {
     pub decision_moves: Option<Interval>,
 }
 
-/// One variant against the baseline, in one pairing: per-pair differences.
-#[derive(Clone, Debug, Serialize)]
-pub struct Contrast {
-    /// The variant.
-    pub variant: String,
-    /// The pairing.
-    pub pairing: String,
-    /// The baseline variant.
-    pub baseline: String,
-    /// Complete pairs of the variant.
-    pub pairs: u64,
-    /// Complete pairs of the baseline.
-    pub baseline_pairs: u64,
-    /// White's score, variant minus baseline.
-    pub white_score: Option<Difference>,
-    /// Elo of the variant's White score minus Elo of the baseline's.
-    pub white_elo_difference: Option<f64>,
-    /// Rule-draw rate, variant minus baseline.
-    pub draw_rate: Option<Difference>,
-    /// Decisive rate, variant minus baseline.
-    pub decisive_rate: Option<Difference>,
-    /// Mean length in plies, variant minus baseline.
-    pub mean_length: Option<Difference>,
-    /// Mean captures per game, variant minus baseline.
-    pub captures: Option<Difference>,
-}
-
-/// The names of the contrast metrics, in report order.
-pub const CONTRAST_METRICS: [&str; 5] = [
-    "white_score",
-    "draw_rate",
-    "decisive_rate",
-    "mean_length",
-    "captures",
-];
-
-impl Contrast {
-    /// The differences in [`CONTRAST_METRICS`] order.
-    pub fn metrics(&self) -> [&Option<Difference>; 5] {
-        [
-            &self.white_score,
-            &self.draw_rate,
-            &self.decisive_rate,
-            &self.mean_length,
-            &self.captures,
-        ]
-    }
-
-    fn metrics_mut(&mut self) -> [&mut Option<Difference>; 5] {
-        [
-            &mut self.white_score,
-            &mut self.draw_rate,
-            &mut self.decisive_rate,
-            &mut self.mean_length,
-            &mut self.captures,
-        ]
-    }
-}
-
-/// Salts that separate the random streams of the bootstrap and the permutation tests
-/// from each other and from the games.
+/// Separates the random streams of the bootstrap from the games'.
 const BOOTSTRAP_SALT: u64 = 0x626F_6F74_7374_7270;
-const PERMUTATION_SALT: u64 = 0x7065_726D_7574_6573;
 
 impl Summary {
     /// Summarises `rows` (any order) of `experiment` with the default analysis.
@@ -566,47 +507,6 @@ impl Summary {
 /// The seed of a group's resampling: the experiment's seed and the group's number.
 fn group_seed(seed: u64, group: usize) -> u64 {
     Rng::for_stream(seed ^ BOOTSTRAP_SALT, group as u64).next_u64()
-}
-
-fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let (sum, n) = values.fold((0.0, 0u64), |(s, n), x| (s + x, n + 1));
-    (n > 0).then(|| sum / n as f64)
-}
-
-/// Per-pair sums the bootstrap resamples, in this order.
-const GAMES: usize = 0;
-const WHITE_POINTS: usize = 1;
-const DECISIVE: usize = 2;
-const NO_WINNER: usize = 3;
-const RULE_DRAWS: usize = 4;
-const UNDECIDED: usize = 5;
-const PLIES: usize = 6;
-const CAPTURES: usize = 7;
-const RELOCATIONS: usize = 8;
-const MEASURED: usize = 9;
-const BRANCHING: usize = 10;
-const DECISIONS: usize = 11;
-const SUMS: usize = 12;
-
-fn pair_sums(pair: &PairRecord) -> [f64; SUMS] {
-    let mut s = [0.0; SUMS];
-    for g in pair.played() {
-        s[GAMES] += 1.0;
-        s[WHITE_POINTS] += f64::from(g.white_half_points()) / 2.0;
-        s[DECISIVE] += f64::from(u8::from(g.decisive()));
-        s[NO_WINNER] += f64::from(u8::from(!g.decisive()));
-        s[RULE_DRAWS] += f64::from(u8::from(g.rule_draw()));
-        s[UNDECIDED] += f64::from(u8::from(g.undecided()));
-        s[PLIES] += f64::from(g.plies);
-        s[CAPTURES] += f64::from(g.captures);
-        s[RELOCATIONS] += f64::from(g.relocations);
-        if g.plies > 0 {
-            s[MEASURED] += 1.0;
-            s[BRANCHING] += g.legal_actions as f64 / f64::from(g.plies);
-            s[DECISIONS] += f64::from(g.decision_plies) / f64::from(g.plies);
-        }
-    }
-    s
 }
 
 /// The bootstrapped values, from weighted sums: mean length, captures, relocations, then
@@ -740,7 +640,7 @@ impl GroupSummary {
                 let w = weight(i);
                 if w > 0 {
                     let w = f64::from(w);
-                    for (total, value) in t.iter_mut().zip(pair_sums(pair)) {
+                    for (total, value) in t.iter_mut().zip(pair.sums()) {
                         *total += w * value;
                     }
                 }
@@ -840,75 +740,6 @@ impl GroupSummary {
     pub fn flagged(&self, flag: &str) -> bool {
         self.flags.iter().any(|f| f == flag)
     }
-}
-
-/// Per-pair values of the contrast metrics over a block's complete pairs.
-fn contrast_values(pairs: &[PairRecord]) -> [Vec<f64>; 5] {
-    let mut out: [Vec<f64>; 5] = Default::default();
-    for pair in pairs.iter().filter(|p| p.complete()) {
-        let s = pair_sums(pair);
-        out[0].push(s[WHITE_POINTS] / 2.0);
-        out[1].push(s[RULE_DRAWS] / 2.0);
-        out[2].push(s[DECISIVE] / 2.0);
-        out[3].push(s[PLIES] / 2.0);
-        out[4].push(s[CAPTURES] / 2.0);
-    }
-    out
-}
-
-/// Each variant against `baseline` in each pairing, Holm-corrected per metric over the
-/// family of variants (and pairings).
-fn contrasts(experiment: &Experiment, samples: &Samples, baseline: &str) -> Vec<Contrast> {
-    let per_variant = experiment.pairings.len();
-    let Some(b) = experiment.variants.iter().position(|v| v == baseline) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (v, variant) in experiment.variants.iter().enumerate() {
-        if v == b {
-            continue;
-        }
-        for (p, pairing) in experiment.pairings.iter().enumerate() {
-            let block = v * per_variant + p;
-            let base = contrast_values(&samples.blocks[b * per_variant + p]);
-            let mine = contrast_values(&samples.blocks[block]);
-            let seed = Rng::for_stream(experiment.seed ^ PERMUTATION_SALT, block as u64).next_u64();
-            let diff = |m: usize| difference(&mine[m], &base[m], seed.wrapping_add(m as u64));
-            let mean_of = |x: &[f64]| mean(x.iter().copied());
-            let white_elo_difference = match (
-                mean_of(&mine[0]).and_then(elo_from_score),
-                mean_of(&base[0]).and_then(elo_from_score),
-            ) {
-                (Some(a), Some(b)) => Some(a - b),
-                _ => None,
-            };
-            out.push(Contrast {
-                variant: variant.clone(),
-                pairing: pairing.label(),
-                baseline: baseline.to_string(),
-                pairs: mine[0].len() as u64,
-                baseline_pairs: base[0].len() as u64,
-                white_score: diff(0),
-                white_elo_difference,
-                draw_rate: diff(1),
-                decisive_rate: diff(2),
-                mean_length: diff(3),
-                captures: diff(4),
-            });
-        }
-    }
-    for m in 0..CONTRAST_METRICS.len() {
-        let p: Vec<Option<f64>> = out
-            .iter()
-            .map(|c| c.metrics()[m].as_ref().map(|d| d.p_value))
-            .collect();
-        for (c, flag) in out.iter_mut().zip(holm(&p, ALPHA)) {
-            if let Some(d) = c.metrics_mut()[m] {
-                d.significant_holm = flag;
-            }
-        }
-    }
-    out
 }
 
 /// The audit's examples, pinned: a handful of games, a clean sweep, all draws, and a

@@ -2,10 +2,11 @@
 //! printed so that they never read `-0`, `inf` or `NaN`: a rounded zero has no sign, an
 //! unbounded interval end is written as a one-sided bound, a missing value as `-`.
 
+use crate::contrasts::CONTRAST_METRICS;
 use crate::ratings::Ratings;
 use crate::stats::contrast::Difference;
 use crate::stats::Interval;
-use crate::summary::{Summary, CONTRAST_METRICS, OUTCOME_KINDS};
+use crate::summary::{Summary, OUTCOME_KINDS};
 use agon_core::{GameResult, Termination};
 
 /// A table being built: a header row and data rows of equal length.

@@ -10,8 +10,8 @@ use super::axes::{
 use super::outcomes::EVEN;
 use super::style::{bold, font, header, left, widest, Swatch, ACCENT, HEADER, LABEL_SIZE, WIDTH};
 use super::{failed, DrawResult};
+use crate::contrasts::Contrast;
 use crate::stats::contrast::Difference;
-use crate::summary::Contrast;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

@@ -131,7 +131,7 @@ pub fn write_charts(dir: &Path, summary: &Summary, samples: &Samples) -> Result<
     })?;
     // One pairing's contrasts (pooling pairings would mix different agents).
     let first_pairing = summary.experiment.pairings[0].label();
-    let contrasts: Vec<&crate::summary::Contrast> = summary
+    let contrasts: Vec<&crate::contrasts::Contrast> = summary
         .contrasts
         .iter()
         .filter(|c| c.pairing == first_pairing)
