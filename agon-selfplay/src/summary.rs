@@ -937,6 +937,10 @@ mod audit_examples {
         assert!(decisive.significant_holm);
         let text = render_summary(&s);
         assert!(text.contains("mostly undecided"), "{text}");
+        // Its pairs are mostly one point apiece, so TOST "shows" balance; the table does
+        // not claim it.
+        assert!(ring.equivalence.unwrap().equivalent);
+        assert!(text.contains("(undecided)"), "{text}");
         assert_clean(&s);
     }
 }

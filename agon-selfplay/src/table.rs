@@ -300,7 +300,10 @@ fn decisive_table(summary: &Summary, keys: &Keys, out: &mut String) {
             nelo.and_then(|n| n.interval)
                 .map_or("-".into(), |i| elo_interval(Some(i.low), Some(i.high))),
             g.equivalence.map_or("-".into(), |t| {
-                if t.equivalent {
+                if g.flagged("mostly undecided") {
+                    // Unfinished games pull White's score to 1/2: no evidence of balance.
+                    "(undecided)".into()
+                } else if t.equivalent {
                     format!("within ±{}", fixed(margin * 100.0, 1))
                 } else {
                     "not shown".into()
@@ -531,8 +534,9 @@ fn notes(summary: &Summary, out: &mut String) {
     out.push_str(&format!(
         "\nnotes: `too few pairs`: fewer than {} complete pairs, so no result could be \
          significant; `mostly undecided`: more than half the games hit the ply limit, so \
-         White's score mostly counts unfinished games as half points (read the decisive \
-         games instead); `detectable`: the smallest first-move advantage (points of White's \
+         White's score mostly counts unfinished games as half points, its interval is narrow for \
+         that reason and its balance is not claimed (read the decisive games instead); \
+         `detectable`: the smallest first-move advantage (points of White's \
          score) these pairs detect with {}% power at the {}% level.\n",
         a.min_pairs,
         fixed(a.power * 100.0, 0),
