@@ -534,7 +534,8 @@ fn resampled_values(t: &[f64; SUMS]) -> [Option<f64>; 12] {
 impl GroupSummary {
     /// Statistics of a group's pairs (one slice per block it pools). `first` names the
     /// agent whose score to report when two different agents meet; `seed` drives the
-    /// bootstrap. Reads the pairs in place: nothing per game is copied but the lengths.
+    /// bootstrap. Reads the pairs in place; only the lengths and the bootstrap's
+    /// single-precision sums are copied.
     pub fn new(
         variant: &str,
         pairing: &str,
@@ -630,26 +631,29 @@ impl GroupSummary {
             }
         });
 
-        // The bootstrap resamples the pairs that hold a game; each resample's sums are
-        // recomputed from the pair records (no per-pair copy is kept).
+        // The bootstrap resamples the pairs that hold a game, from their sums kept in
+        // single precision (24 bytes a game while the report is computed); the point
+        // values come from the exact sums.
         let played = || pairs().filter(|p| p.played().next().is_some());
-        let units = played().count();
-        let weighted_sums = |weight: &dyn Fn(usize) -> u32| {
+        let mut total = [0.0; SUMS];
+        for pair in played() {
+            for (t, v) in total.iter_mut().zip(pair.sums()) {
+                *t += v;
+            }
+        }
+        let point = resampled_values(&total);
+        let compact: Vec<[f32; SUMS]> = played().map(|p| p.sums().map(|v| v as f32)).collect();
+        let intervals = percentile_intervals(compact.len(), RESAMPLES, seed, 0.95, |weights| {
             let mut t = [0.0; SUMS];
-            for (i, pair) in played().enumerate() {
-                let w = weight(i);
+            for (&w, sums) in weights.iter().zip(&compact) {
                 if w > 0 {
                     let w = f64::from(w);
-                    for (total, value) in t.iter_mut().zip(pair.sums()) {
-                        *total += w * value;
+                    for (total, &value) in t.iter_mut().zip(sums) {
+                        *total += w * f64::from(value);
                     }
                 }
             }
-            t
-        };
-        let point = resampled_values(&weighted_sums(&|_| 1));
-        let intervals = percentile_intervals(units, RESAMPLES, seed, 0.95, |weights| {
-            resampled_values(&weighted_sums(&|i| weights[i]))
+            resampled_values(&t)
         });
 
         GroupSummary {
@@ -798,6 +802,43 @@ mod audit_examples {
                 assert!(!out.contains(bad), "{name} contains `{bad}`:\n{out}");
             }
         }
+    }
+
+    #[test]
+    fn report_options_are_checked() {
+        let a = Analysis::new(
+            Some("touch-move=on".into()),
+            Some(0.05),
+            Some("random=100"),
+            Some(1.0),
+        )
+        .unwrap();
+        assert_eq!(a.baseline.as_deref(), Some("touch-move=on"));
+        assert_eq!(a.ratings.anchor, Some(("random".to_string(), 100.0)));
+        for (margin, anchor) in [
+            (Some(0.0), None),
+            (Some(0.6), None),
+            (None, Some("random")),
+            (None, Some("x=1")),
+        ] {
+            assert!(
+                Analysis::new(None, margin, anchor, None).is_err(),
+                "{margin:?} {anchor:?}"
+            );
+        }
+        assert!(Analysis::new(Some("capture=square".into()), None, None, None).is_err());
+        // A baseline the experiment lacks is an error naming the variants.
+        let e = experiment(&["standard", "capture=ring"], 4);
+        let samples = Samples::of_rows(&e, &[]);
+        let analysis = Analysis::new(Some("touch-move=on".into()), None, None, None).unwrap();
+        let err = Summary::of_samples(&e, &samples, 8, 0, &analysis)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("standard, capture=ring"), "{err}");
+        // Without `standard`, no contrasts unless asked for.
+        let e = experiment(&["capture=ring", "touch-move=on"], 4);
+        let s = Summary::new(&e, &white_wins(&e, 8), 8);
+        assert!(s.contrasts.is_empty() && s.analysis.baseline.is_none());
     }
 
     #[test]

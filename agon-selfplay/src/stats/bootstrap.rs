@@ -1,10 +1,13 @@
 //! The percentile bootstrap over pairs: seeded and deterministic, for statistics without a
 //! closed-form interval (mean length, captures, Ludii's metrics). Each resample draws `n`
 //! units with replacement; statistics see the resample as a multiplicity per unit, so a
-//! statistic is a weighted sum over compact per-pair data.
+//! statistic is a weighted sum over compact per-pair data. Resample `r` draws from its own
+//! stream `Rng::for_stream(seed, r)`, so the resamples run in parallel and the result does
+//! not depend on the number of threads.
 
 use super::{quantile, Interval};
 use agon_core::Rng;
+use rayon::prelude::*;
 
 /// Resamples drawn per bootstrap.
 pub const RESAMPLES: usize = 1000;
@@ -19,37 +22,32 @@ pub fn percentile_intervals<const M: usize>(
     resamples: usize,
     seed: u64,
     level: f64,
-    statistic: impl Fn(&[u32]) -> [Option<f64>; M],
+    statistic: impl Fn(&[u32]) -> [Option<f64>; M] + Sync,
 ) -> [Option<Interval>; M] {
     if n == 0 || resamples == 0 {
         return [None; M];
     }
-    let mut rng = Rng::new(seed);
-    let mut weights = vec![0u32; n];
-    let mut values: [Vec<f64>; M] = std::array::from_fn(|_| Vec::with_capacity(resamples));
-    let mut defined = [true; M];
-    for _ in 0..resamples {
-        weights.iter_mut().for_each(|w| *w = 0);
-        for _ in 0..n {
-            weights[rng.below(n)] += 1;
-        }
-        for (m, value) in statistic(&weights).into_iter().enumerate() {
-            match value {
-                Some(v) => values[m].push(v),
-                None => defined[m] = false,
-            }
-        }
-    }
+    let results: Vec<[Option<f64>; M]> = (0..resamples as u64)
+        .into_par_iter()
+        .map_init(
+            || vec![0u32; n],
+            |weights, r| {
+                weights.iter_mut().for_each(|w| *w = 0);
+                let mut rng = Rng::for_stream(seed, r);
+                for _ in 0..n {
+                    weights[rng.below(n)] += 1;
+                }
+                statistic(weights)
+            },
+        )
+        .collect();
     let tail = (1.0 - level) / 2.0;
     std::array::from_fn(|m| {
-        if !defined[m] {
-            return None;
-        }
-        let v = &mut values[m];
-        v.sort_by(f64::total_cmp);
+        let mut values: Vec<f64> = results.iter().map(|r| r[m]).collect::<Option<_>>()?;
+        values.sort_by(f64::total_cmp);
         Some(Interval {
-            low: quantile(v, tail)?,
-            high: quantile(v, 1.0 - tail)?,
+            low: quantile(&values, tail)?,
+            high: quantile(&values, 1.0 - tail)?,
         })
     })
 }
