@@ -85,8 +85,13 @@ fn opt(value: Option<f64>, digits: usize) -> String {
 
 /// A signed whole number (`+12`, `-3`, `0`).
 pub fn signed(value: f64) -> String {
-    let text = fixed(value, 0);
-    if text == "0" || text.starts_with('-') {
+    signed_fixed(value, 0)
+}
+
+/// A number with `digits` decimals and its sign (`+1.2`, `-0.4`, `0.0`: zero unsigned).
+pub fn signed_fixed(value: f64, digits: usize) -> String {
+    let text = fixed(value, digits);
+    if text.starts_with('-') || text.chars().all(|c| c == '0' || c == '.') {
         text
     } else {
         format!("+{text}")
@@ -465,14 +470,7 @@ fn contrast_table(summary: &Summary, keys: &Keys, out: &mut String) {
             let (name, scale, digits) = metric_format(metric);
             let d: Option<&Difference> = c.metrics()[m].as_ref();
             let mut row = keys.row(&c.variant, &c.pairing);
-            let value = |v: f64| {
-                let text = fixed(v * scale, digits);
-                if text.starts_with('-') || text.chars().all(|c| c == '0' || c == '.') {
-                    text
-                } else {
-                    format!("+{text}")
-                }
-            };
+            let value = |v: f64| signed_fixed(v * scale, digits);
             row.extend([
                 name.to_string(),
                 d.map_or("-".into(), |d| value(d.difference)),
@@ -632,6 +630,8 @@ mod tests {
         assert_eq!(signed(0.4), "0");
         assert_eq!(signed(12.4), "+12");
         assert_eq!(signed(-12.6), "-13");
+        assert_eq!(signed_fixed(-0.04, 1), "0.0");
+        assert_eq!(signed_fixed(0.05, 1), "+0.1");
         assert_eq!(elo_interval(Some(136.2), None), "above +136");
         assert_eq!(elo_interval(None, Some(-5.0)), "below -5");
         assert_eq!(elo_interval(None, None), "-");

@@ -42,15 +42,7 @@ fn range(differences: &[Option<&Difference>]) -> (f64, f64) {
 
 /// `+1.2  [-0.8, +3.1]` in points.
 fn label(d: Option<&Difference>) -> String {
-    let points = |x: f64| crate::table::fixed(x * 100.0, 1);
-    let signed = |x: f64| {
-        let text = points(x);
-        if text.starts_with('-') || text.chars().all(|c| c == '0' || c == '.') {
-            text
-        } else {
-            format!("+{text}")
-        }
-    };
+    let signed = |x: f64| crate::table::signed_fixed(x * 100.0, 1);
     match d {
         Some(d) => match d.interval {
             Some(i) => format!(
