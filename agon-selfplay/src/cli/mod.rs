@@ -130,8 +130,8 @@ pub struct AnalysisOptions {
     /// experiment has it).
     #[arg(long, value_name = "NAME")]
     baseline: Option<String>,
-    /// Equivalence margin of White's score: "balanced within ±MARGIN" is tested (two one-
-    /// sided tests) for every variant.
+    /// Equivalence margin of White's score: "balanced within ±MARGIN" is tested for
+    /// every variant (two one-sided tests; default 0.02).
     #[arg(long, value_name = "SHARE")]
     margin: Option<f64>,
     /// Fix a tournament's scale: this agent's rating (others' intervals are then relative
