@@ -331,7 +331,8 @@ impl Game {
     fn is_repetition_draw(&self, estimate: u16) -> bool {
         self.position
             .rules()
-            .repetition
+            .repetition()
+            .limit()
             .is_some_and(|limit| estimate >= limit as u16 && self.occurrences() >= limit as usize)
     }
 }

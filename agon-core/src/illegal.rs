@@ -3,7 +3,7 @@
 
 use crate::position::Phase;
 use crate::rules::Opening;
-use crate::{Action, Cell, PieceKind, Position, Side};
+use crate::{Action, Cell, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Side, TouchMove};
 use std::fmt;
 
 /// The reason an action is not legal in a position.
@@ -166,7 +166,7 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             }
             if kind == PieceKind::Queen
                 && me == Side::Black
-                && rules.opening == Opening::PlacementOpposed
+                && rules.opening() == Opening::PlacementOpposed
             {
                 if let Some(q) = position.queen(Side::White) {
                     if to != q.opposite() {
@@ -209,13 +209,15 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             if position.piece_at(to).is_some() {
                 return Err(Occupied(to));
             }
-            let restricted = rules.intervention == crate::rules::Intervention::Forbidden
+            let restricted = rules.intervention() == crate::rules::Intervention::Forbidden
                 && rules.relocations_interact();
             if piece.kind == PieceKind::Queen {
-                if to == Cell::THRONE && !rules.relocate_to_throne {
+                if to == Cell::THRONE && rules.relocate_throne() == RelocateThrone::Forbidden {
                     return Err(RelocateToThroneForbidden);
                 }
-                if rules.queen_relocated_by_opponent && between_opp_active().contains(to) {
+                if rules.queen_relocated_by() == QueenRelocatedBy::Opponent
+                    && between_opp_active().contains(to)
+                {
                     return Err(ChooserSurrounds { to, chooser: opp });
                 }
             } else if to.ring() != 5 {
@@ -248,7 +250,7 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             Some(_) => Err(NotCaptured(from)),
         },
         (Phase::Normal, Action::Pass) => {
-            if rules.touch_move || position.legal().is_forced_pass() {
+            if rules.touch_move() == TouchMove::On || position.legal().is_forced_pass() {
                 Ok(())
             } else {
                 Err(PassNotAllowed)
@@ -273,7 +275,7 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             if to == Cell::THRONE && piece.kind == PieceKind::Guard {
                 return Err(GuardOnThrone);
             }
-            if rules.intervention == crate::rules::Intervention::Forbidden {
+            if rules.intervention() == crate::rules::Intervention::Forbidden {
                 let blockers = if rules.captured_pieces_flank() {
                     position.side_pieces(opp)
                 } else {

@@ -48,5 +48,8 @@ pub use perft::{divide, perft, perft_full};
 pub use playout::random_playout;
 pub use position::{Phase, Position};
 pub use rng::Rng;
-pub use rules::{CaptureMode, Intervention, Opening, ParseRulesError, Rules, SWITCHES};
+pub use rules::{
+    CaptureMode, Intervention, Opening, ParseRulesError, QueenRelocatedBy, RelocateThrone,
+    Repetition, Rules, RulesError, Switch, SwitchInfo, TouchMove, SWITCHES,
+};
 pub use side::{Piece, PieceKind, Side};

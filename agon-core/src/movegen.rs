@@ -4,7 +4,7 @@
 //! listing.
 
 use crate::position::Phase;
-use crate::rules::{Intervention, Opening};
+use crate::rules::{Intervention, Opening, QueenRelocatedBy, RelocateThrone, TouchMove};
 use crate::{Action, ActionList, Bitboard, Cell, Direction, PieceKind, Position, Rng, Side};
 
 /// The legal actions of one position, as sets of cells (128 bytes: cheap to keep).
@@ -53,7 +53,7 @@ impl LegalActions {
                 let mut to = empty & Bitboard::OUTER;
                 if kind == PieceKind::Queen
                     && me == Side::Black
-                    && rules.opening == Opening::PlacementOpposed
+                    && rules.opening() == Opening::PlacementOpposed
                 {
                     to &= match position.queen(Side::White) {
                         Some(q) => q.opposite().bit(),
@@ -66,13 +66,13 @@ impl LegalActions {
                 let mine_captured = position.side_pieces(me) & position.captured();
                 let queen = mine_captured & position.pieces(me, PieceKind::Queen);
                 let restricted =
-                    rules.intervention == Intervention::Forbidden && rules.relocations_interact();
+                    rules.intervention() == Intervention::Forbidden && rules.relocations_interact();
                 if queen.any() {
                     let mut to = empty;
-                    if !rules.relocate_to_throne {
+                    if rules.relocate_throne() == RelocateThrone::Forbidden {
                         to &= !Bitboard::THRONE;
                     }
-                    if rules.queen_relocated_by_opponent || restricted {
+                    if rules.queen_relocated_by() == QueenRelocatedBy::Opponent || restricted {
                         // The chooser (the opponent, under queen-relocated-by=opponent) may
                         // never put her between two of its active pieces.
                         to &= !position.between(position.active(opp));
@@ -91,7 +91,7 @@ impl LegalActions {
             }
             Phase::Normal => {
                 let mut targets = empty;
-                if rules.intervention == Intervention::Forbidden {
+                if rules.intervention() == Intervention::Forbidden {
                     targets &= !position.between(position.blockers(opp));
                 }
                 let active = position.active(me);
@@ -108,7 +108,7 @@ impl LegalActions {
                     guard_to,
                     queen,
                     queen_to,
-                    pass: rules.touch_move,
+                    pass: rules.touch_move() == TouchMove::On,
                     forced_pass: rules.forced_pass(),
                 }
             }

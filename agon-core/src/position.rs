@@ -341,7 +341,7 @@ impl Position {
     /// Cells between two cells of `ends`, under the rule set's capture geometry.
     #[inline]
     pub fn between(&self, ends: Bitboard) -> Bitboard {
-        match self.rules.capture {
+        match self.rules.capture() {
             CaptureMode::Line => Bitboard::between_on_lines(ends),
             CaptureMode::Ring => Bitboard::between_on_rings(ends),
         }
@@ -511,7 +511,7 @@ impl Position {
         // Fast path: most arrivals touch no enemy piece at all.
         let touched = at.neighbor_set() & victims;
         if touched.any() {
-            match self.rules.capture {
+            match self.rules.capture() {
                 CaptureMode::Line => {
                     for x in touched {
                         let d = at.direction_to(x).expect("adjacent");
@@ -538,7 +538,7 @@ impl Position {
         for x in captures {
             self.capture(x);
         }
-        if self.rules.intervention == Intervention::Suicide
+        if self.rules.intervention() == Intervention::Suicide
             && self.between(self.active(!me)).contains(at)
         {
             self.capture(at);

@@ -1,60 +1,412 @@
-//! Rule sets: the standard rules, every switch of docs/rules.md section 8, and the `ludii` preset.
+//! Rule sets: the standard rules, every switch of docs/rules.md section 8, and the `ludii`
+//! preset.
+//!
+//! A [`Rules`] value cannot be misstated: its fields are private, every switch is a closed
+//! type ([`Intervention`], [`CaptureMode`], ...), and a rule set is changed only through
+//! its `with_*` builders, which refuse what the rule book refuses (switches on the `ludii`
+//! preset). One table, `rule_switches!` below, lists the switches: the struct, the
+//! builders and getters, [`SWITCHES`], the canonical name, parsing and
+//! [`Rules::single_switch_variants`] are all generated from it, so adding a switch is one
+//! line there plus the switch's own type.
 
 use crate::Side;
 use std::fmt;
 use std::str::FromStr;
 
-/// What happens to a piece that steps or is relocated between two active enemy pieces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Intervention {
-    /// Such an action is illegal (standard).
-    Forbidden,
-    /// Legal, but the arriving piece is captured after its own captures are resolved.
-    Suicide,
-    /// Legal, and nothing happens to the arriving piece.
-    Safe,
+/// One switch of docs/rules.md section 8: a named setting with a default value.
+///
+/// Implemented by [`Intervention`], [`CaptureMode`], [`Opening`], [`TouchMove`],
+/// [`RelocateThrone`], [`QueenRelocatedBy`] and [`Repetition`]. Each parses from and
+/// prints as the value's name in a rule-set name (`suicide`, `on`, `5`, ...).
+pub trait Switch:
+    Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = RulesError> + 'static
+{
+    /// The switch's name in a rule-set name: `intervention`, `touch-move`, ...
+    const NAME: &'static str;
+    /// The valid values in words, default first, as messages and help list them.
+    const VALUES: &'static [&'static str];
+    /// The standard rules' value (never written in a canonical name).
+    const DEFAULT: Self;
+    /// Every value, the default first.
+    fn all() -> &'static [Self];
+    /// The non-default values that [`Rules::single_switch_variants`] lists: every one,
+    /// except for `repetition` (`5` and `off` stand for its 254 other values).
+    fn variant_values() -> &'static [Self];
 }
 
-/// Which triples of cells count as "between" for capture and intervention.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CaptureMode {
-    /// Straight lines of three cells (standard).
-    Line,
-    /// Three consecutive cells of one ring (ring >= 1), so captures can turn a corner.
-    Ring,
+/// Declares a switch whose values are a closed list of names: the enum, its `ALL` list
+/// (default first), `name()`, `Display`, `FromStr`, `Default` and [`Switch`].
+macro_rules! switch_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident: $key:literal {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// Every value, the default first.
+            pub const ALL: [$name; [$($text),+].len()] = [$($name::$variant),+];
+
+            /// The value's name in a rule-set name.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $text, )+
+                }
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> $name {
+                $name::ALL[0]
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = RulesError;
+
+            fn from_str(text: &str) -> Result<$name, RulesError> {
+                $name::ALL
+                    .into_iter()
+                    .find(|value| value.name() == text)
+                    .ok_or_else(|| RulesError::BadValue {
+                        switch: $key,
+                        value: text.to_string(),
+                    })
+            }
+        }
+
+        impl Switch for $name {
+            const NAME: &'static str = $key;
+            const VALUES: &'static [&'static str] = &[$($text),+];
+            const DEFAULT: $name = $name::ALL[0];
+
+            fn all() -> &'static [$name] {
+                &$name::ALL
+            }
+
+            fn variant_values() -> &'static [$name] {
+                &$name::ALL[1..]
+            }
+        }
+    };
 }
 
-/// How the pieces come onto the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Opening {
-    /// The fixed start position of docs/rules.md section 2.
-    Standard,
-    /// Empty board; sides alternately place pieces on the outer ring, queen first.
-    Placement,
-    /// As `Placement`, but Black's queen goes opposite White's.
-    PlacementOpposed,
+switch_enum! {
+    /// `intervention`: what happens to a piece that steps or is relocated between two
+    /// active enemy pieces.
+    pub enum Intervention: "intervention" {
+        /// Such an action is illegal (standard).
+        Forbidden = "forbidden",
+        /// Legal, but the arriving piece is captured after its own captures are resolved.
+        Suicide = "suicide",
+        /// Legal, and nothing happens to the arriving piece.
+        Safe = "safe",
+    }
 }
 
-/// A complete rule set. `Rules::default()` is the standard rules.
+switch_enum! {
+    /// `capture`: which triples of cells count as "between" for capture and intervention.
+    pub enum CaptureMode: "capture" {
+        /// Straight lines of three cells (standard).
+        Line = "line",
+        /// Three consecutive cells of one ring (ring >= 1), so captures can turn a corner.
+        Ring = "ring",
+    }
+}
+
+switch_enum! {
+    /// `opening`: how the pieces come onto the board.
+    pub enum Opening: "opening" {
+        /// The fixed start position of docs/rules.md section 2.
+        Standard = "standard",
+        /// Empty board; sides alternately place pieces on the outer ring, queen first.
+        Placement = "placement",
+        /// As `Placement`, but Black's queen goes opposite White's.
+        PlacementOpposed = "placement-opposed",
+    }
+}
+
+switch_enum! {
+    /// `touch-move`: whether a side may pass on a turn of normal play with no relocation
+    /// due.
+    pub enum TouchMove: "touch-move" {
+        /// No passing (standard).
+        Off = "off",
+        /// A side may pass instead of stepping.
+        On = "on",
+    }
+}
+
+switch_enum! {
+    /// `relocate-throne`: whether a relocated queen may go on the throne.
+    pub enum RelocateThrone: "relocate-throne" {
+        /// She may (standard).
+        Allowed = "allowed",
+        /// She may not.
+        Forbidden = "forbidden",
+    }
+}
+
+switch_enum! {
+    /// `queen-relocated-by`: who chooses where a captured queen is relocated.
+    pub enum QueenRelocatedBy: "queen-relocated-by" {
+        /// Her owner (standard).
+        Owner = "owner",
+        /// The opponent, who may never put her between two of its active pieces.
+        Opponent = "opponent",
+    }
+}
+
+/// `repetition`: how many occurrences of a position draw the game (3 in the standard
+/// rules, any number from 2 to 255), or `off`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Rules {
-    /// `intervention` switch.
-    pub intervention: Intervention,
-    /// `capture` switch.
-    pub capture: CaptureMode,
-    /// `opening` switch.
-    pub opening: Opening,
-    /// `touch-move=on`: a side may pass on any turn of normal play with no relocation due.
-    pub touch_move: bool,
-    /// `relocate-throne=forbidden` makes this false: a relocated queen may not go on the throne.
-    pub relocate_to_throne: bool,
-    /// `queen-relocated-by=opponent` makes this true: the opponent chooses where a captured
-    /// queen is relocated.
-    pub queen_relocated_by_opponent: bool,
-    /// `repetition`: the number of occurrences that draws (`None` = `off`).
-    pub repetition: Option<u8>,
-    /// The `ludii` preset (cannot be combined with the switches above).
-    ludii: bool,
+pub struct Repetition(u8);
+
+impl Repetition {
+    /// No repetition draw.
+    pub const OFF: Repetition = Repetition(0);
+    /// The third occurrence draws (standard).
+    pub const THREEFOLD: Repetition = Repetition(3);
+
+    /// Every value, the default first: 3, then 2 and 4 to 255, then `off`.
+    pub const ALL: [Repetition; 255] = {
+        let mut all = [Repetition::OFF; 255];
+        all[0] = Repetition::THREEFOLD;
+        all[1] = Repetition(2);
+        let mut n = 4;
+        while n <= 255 {
+            all[n as usize - 2] = Repetition(n as u8);
+            n += 1;
+        }
+        all
+    };
+
+    /// The `n`-th occurrence draws; `None` unless `n` is from 2 to 255.
+    pub const fn times(n: u8) -> Option<Repetition> {
+        if n >= 2 {
+            Some(Repetition(n))
+        } else {
+            None
+        }
+    }
+
+    /// The number of occurrences that draws, or `None` for `off`.
+    #[inline]
+    pub const fn limit(self) -> Option<u8> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(self.0)
+        }
+    }
+}
+
+impl Default for Repetition {
+    fn default() -> Repetition {
+        Repetition::THREEFOLD
+    }
+}
+
+impl fmt::Display for Repetition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit() {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("off"),
+        }
+    }
+}
+
+impl FromStr for Repetition {
+    type Err = RulesError;
+
+    /// `off`, or a whole number from 2 to 255 written without sign or leading zero.
+    fn from_str(text: &str) -> Result<Repetition, RulesError> {
+        if text == "off" {
+            return Ok(Repetition::OFF);
+        }
+        text.parse::<u8>()
+            .ok()
+            .filter(|_| !text.starts_with(['0', '+']))
+            .and_then(Repetition::times)
+            .ok_or_else(|| RulesError::BadValue {
+                switch: Repetition::NAME,
+                value: text.to_string(),
+            })
+    }
+}
+
+impl Switch for Repetition {
+    const NAME: &'static str = "repetition";
+    const VALUES: &'static [&'static str] = &["3", "any whole number from 2 to 255", "off"];
+    const DEFAULT: Repetition = Repetition::THREEFOLD;
+
+    fn all() -> &'static [Repetition] {
+        &Repetition::ALL
+    }
+
+    fn variant_values() -> &'static [Repetition] {
+        &[Repetition(5), Repetition::OFF]
+    }
+}
+
+/// A switch as [`SWITCHES`] lists it: its name and its values in words, default first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwitchInfo {
+    /// The switch's name in a rule-set name.
+    pub name: &'static str,
+    /// The valid values in words, default first.
+    pub values: &'static [&'static str],
+}
+
+/// The table of switches, in canonical order: `field, with_field: Type;`. Everything that
+/// lists the switches is generated from it.
+macro_rules! rule_switches {
+    ($( $(#[$meta:meta])* $field:ident, $with:ident: $ty:ident; )+) => {
+        /// A complete rule set: the standard rules with any combination of switches, or the
+        /// `ludii` preset. `Rules::default()` is the standard rules.
+        ///
+        /// Build one with [`Rules::STANDARD`] and the `with_*` builders, or parse its name;
+        /// read a switch with its getter. Every value has exactly one canonical name
+        /// (`Display`), and parsing that name gives the value back.
+        ///
+        /// ```
+        /// use agon_core::{CaptureMode, Intervention, Rules};
+        /// let rules = Rules::STANDARD
+        ///     .with_intervention(Intervention::Suicide)?
+        ///     .with_capture(CaptureMode::Ring)?;
+        /// assert_eq!(rules.to_string(), "intervention=suicide,capture=ring");
+        /// assert_eq!("capture=ring,intervention=suicide".parse::<Rules>()?, rules);
+        /// assert!(Rules::LUDII.with_capture(CaptureMode::Ring).is_err());
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct Rules {
+            $( $field: $ty, )+
+            /// The `ludii` preset (its switches are the standard ones with `repetition=off`).
+            ludii: bool,
+        }
+
+        impl Rules {
+            /// The standard rules.
+            pub const STANDARD: Rules = Rules {
+                $( $field: <$ty as Switch>::DEFAULT, )+
+                ludii: false,
+            };
+
+            $(
+                $(#[$meta])*
+                #[inline]
+                pub const fn $field(&self) -> $ty {
+                    self.$field
+                }
+
+                #[doc = concat!("These rules with another `", stringify!($field), "` value; ")]
+                #[doc = "refused for the `ludii` preset, which takes no switches."]
+                pub fn $with(self, value: $ty) -> Result<Rules, RulesError> {
+                    self.switched(Rules { $field: value, ..self })
+                }
+            )+
+
+            /// These rules with the switch called `name` set to the value called `value`
+            /// (`with_switch("intervention", "suicide")`): the by-name form of the `with_*`
+            /// builders, for callers that hold switches as text.
+            pub fn with_switch(self, name: &str, value: &str) -> Result<Rules, RulesError> {
+                $(
+                    if name == <$ty as Switch>::NAME {
+                        return self.$with(value.parse()?);
+                    }
+                )+
+                Err(RulesError::UnknownSwitch(name.to_string()))
+            }
+
+            /// The value of the switch called `name`, as written in a rule-set name, or
+            /// `None` if there is no such switch.
+            pub fn switch(&self, name: &str) -> Option<String> {
+                $(
+                    if name == <$ty as Switch>::NAME {
+                        return Some(self.$field.to_string());
+                    }
+                )+
+                None
+            }
+
+            /// The standard rules plus every single-switch variant (each non-default value
+            /// of each switch; `repetition` contributes `5` and `off`), in canonical order.
+            pub fn single_switch_variants() -> Vec<Rules> {
+                let mut variants = vec![Rules::STANDARD];
+                $(
+                    for &value in <$ty as Switch>::variant_values() {
+                        variants.extend(Rules::STANDARD.$with(value));
+                    }
+                )+
+                variants
+            }
+
+            /// Every rule set: each combination of switch values (in canonical order,
+            /// the standard rules first), then the `ludii` preset.
+            pub fn all() -> Vec<Rules> {
+                let mut all = vec![Rules::STANDARD];
+                $(
+                    all = all
+                        .into_iter()
+                        .flat_map(|rules| {
+                            <$ty as Switch>::all()
+                                .iter()
+                                .filter_map(move |&value| rules.$with(value).ok())
+                        })
+                        .collect();
+                )+
+                all.push(Rules::LUDII);
+                all
+            }
+
+            /// `switch=value` for every switch that differs from the standard rules, in
+            /// canonical order.
+            fn non_default_switches(&self) -> Vec<String> {
+                let mut parts = Vec::new();
+                $(
+                    if self.$field != <$ty as Switch>::DEFAULT {
+                        parts.push(format!("{}={}", <$ty as Switch>::NAME, self.$field));
+                    }
+                )+
+                parts
+            }
+        }
+
+        /// The switches, in canonical order, with their valid values (default first).
+        pub const SWITCHES: [SwitchInfo; [$(stringify!($field)),+].len()] = [
+            $( SwitchInfo { name: <$ty as Switch>::NAME, values: <$ty as Switch>::VALUES }, )+
+        ];
+    };
+}
+
+rule_switches! {
+    /// The `intervention` switch.
+    intervention, with_intervention: Intervention;
+    /// The `capture` switch: which cells are "between".
+    capture, with_capture: CaptureMode;
+    /// The `opening` switch.
+    opening, with_opening: Opening;
+    /// The `touch-move` switch.
+    touch_move, with_touch_move: TouchMove;
+    /// The `relocate-throne` switch.
+    relocate_throne, with_relocate_throne: RelocateThrone;
+    /// The `queen-relocated-by` switch.
+    queen_relocated_by, with_queen_relocated_by: QueenRelocatedBy;
+    /// The `repetition` switch.
+    repetition, with_repetition: Repetition;
 }
 
 impl Default for Rules {
@@ -63,36 +415,22 @@ impl Default for Rules {
     }
 }
 
-/// The names of the switches, in canonical order, with their valid values (default first).
-pub const SWITCHES: [(&str, &str); 7] = [
-    ("intervention", "forbidden, suicide, safe"),
-    ("capture", "line, ring"),
-    ("opening", "standard, placement, placement-opposed"),
-    ("touch-move", "off, on"),
-    ("relocate-throne", "allowed, forbidden"),
-    ("queen-relocated-by", "owner, opponent"),
-    ("repetition", "3, any whole number from 2 to 255, off"),
-];
-
 impl Rules {
-    /// The standard rules.
-    pub const STANDARD: Rules = Rules {
-        intervention: Intervention::Forbidden,
-        capture: CaptureMode::Line,
-        opening: Opening::Standard,
-        touch_move: false,
-        relocate_to_throne: true,
-        queen_relocated_by_opponent: false,
-        repetition: Some(3),
-        ludii: false,
-    };
-
     /// The `ludii` preset: the rules of Ludii's Agon (docs/rules.md section 8).
     pub const LUDII: Rules = Rules {
-        repetition: None,
+        repetition: Repetition::OFF,
         ludii: true,
         ..Rules::STANDARD
     };
+
+    /// Every `with_*` builder ends here: `changed` is `self` with one switch changed.
+    /// Refuses what the rule book refuses (the one place for refused combinations).
+    fn switched(self, changed: Rules) -> Result<Rules, RulesError> {
+        if self.ludii {
+            return Err(RulesError::WholeRuleSet("ludii".to_string()));
+        }
+        Ok(changed)
+    }
 
     /// Whether this is the `ludii` preset.
     #[inline]
@@ -127,68 +465,16 @@ impl Rules {
     /// Who chooses where a captured queen of `owner` is relocated.
     #[inline]
     pub const fn queen_chooser(&self, owner: Side) -> Side {
-        if self.queen_relocated_by_opponent {
-            match owner {
-                Side::White => Side::Black,
-                Side::Black => Side::White,
-            }
-        } else {
-            owner
+        match (self.queen_relocated_by, owner) {
+            (QueenRelocatedBy::Owner, _) => owner,
+            (QueenRelocatedBy::Opponent, Side::White) => Side::Black,
+            (QueenRelocatedBy::Opponent, Side::Black) => Side::White,
         }
     }
 
     /// The canonical name: non-default switches in canonical order, or `standard`/`ludii`.
     pub fn name(&self) -> String {
         self.to_string()
-    }
-
-    /// The standard rules plus every single-switch variant (each non-default value of each
-    /// switch; `repetition` contributes `off` and `5`), in canonical order.
-    pub fn single_switch_variants() -> Vec<Rules> {
-        let s = Rules::STANDARD;
-        vec![
-            s,
-            Rules {
-                intervention: Intervention::Suicide,
-                ..s
-            },
-            Rules {
-                intervention: Intervention::Safe,
-                ..s
-            },
-            Rules {
-                capture: CaptureMode::Ring,
-                ..s
-            },
-            Rules {
-                opening: Opening::Placement,
-                ..s
-            },
-            Rules {
-                opening: Opening::PlacementOpposed,
-                ..s
-            },
-            Rules {
-                touch_move: true,
-                ..s
-            },
-            Rules {
-                relocate_to_throne: false,
-                ..s
-            },
-            Rules {
-                queen_relocated_by_opponent: true,
-                ..s
-            },
-            Rules {
-                repetition: Some(5),
-                ..s
-            },
-            Rules {
-                repetition: None,
-                ..s
-            },
-        ]
     }
 }
 
@@ -197,34 +483,7 @@ impl fmt::Display for Rules {
         if self.ludii {
             return f.write_str("ludii");
         }
-        let mut parts: Vec<String> = Vec::new();
-        match self.intervention {
-            Intervention::Forbidden => {}
-            Intervention::Suicide => parts.push("intervention=suicide".into()),
-            Intervention::Safe => parts.push("intervention=safe".into()),
-        }
-        if self.capture == CaptureMode::Ring {
-            parts.push("capture=ring".into());
-        }
-        match self.opening {
-            Opening::Standard => {}
-            Opening::Placement => parts.push("opening=placement".into()),
-            Opening::PlacementOpposed => parts.push("opening=placement-opposed".into()),
-        }
-        if self.touch_move {
-            parts.push("touch-move=on".into());
-        }
-        if !self.relocate_to_throne {
-            parts.push("relocate-throne=forbidden".into());
-        }
-        if self.queen_relocated_by_opponent {
-            parts.push("queen-relocated-by=opponent".into());
-        }
-        match self.repetition {
-            Some(3) => {}
-            Some(n) => parts.push(format!("repetition={n}")),
-            None => parts.push("repetition=off".into()),
-        }
+        let parts = self.non_default_switches();
         if parts.is_empty() {
             f.write_str("standard")
         } else {
@@ -233,22 +492,92 @@ impl fmt::Display for Rules {
     }
 }
 
-/// Why a text is not a rule-set name.
+/// Why a rule set cannot be built: a name that does not parse, or a refused combination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    /// The name is empty.
+    Empty,
+    /// A part of the name is not `switch=value` (the part).
+    NotSwitchValue(String),
+    /// No switch has this name.
+    UnknownSwitch(String),
+    /// A switch is given twice (its name).
+    SwitchTwice(&'static str),
+    /// A value that the switch does not take.
+    BadValue {
+        /// The switch's name.
+        switch: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A whole rule set (`standard`, `ludii`) combined with switches (its name).
+    WholeRuleSet(String),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::Empty => {
+                f.write_str("empty name; use `standard`, `ludii`, or switch=value pairs")
+            }
+            RulesError::NotSwitchValue(part) => {
+                write!(f, "`{part}` is not switch=value; {}", SwitchList)
+            }
+            RulesError::UnknownSwitch(name) => write!(f, "unknown switch `{name}`; {}", SwitchList),
+            RulesError::SwitchTwice(name) => write!(f, "switch `{name}` is given twice"),
+            RulesError::BadValue { switch, value } => {
+                let values = SWITCHES
+                    .iter()
+                    .find(|s| s.name == *switch)
+                    .map_or_else(String::new, |s| s.values.join(", "));
+                write!(f, "`{value}` is not a value of `{switch}`; valid: {values}")
+            }
+            RulesError::WholeRuleSet(name) => write!(
+                f,
+                "`{name}` is a whole rule set and cannot be combined with switches"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// Every switch with its values, and the whole rule sets, for error messages.
+struct SwitchList;
+
+impl fmt::Display for SwitchList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("switches: ")?;
+        for (i, switch) in SWITCHES.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{} ({})", switch.name, switch.values.join(", "))?;
+        }
+        f.write_str("; or the whole rule sets `standard` and `ludii`")
+    }
+}
+
+/// Why a text is not a rule-set name: the text and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseRulesError {
     /// The whole text that was parsed.
     pub text: String,
-    /// What was wrong, with the valid choices.
-    pub message: String,
+    /// What was wrong.
+    pub kind: RulesError,
 }
 
 impl fmt::Display for ParseRulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` is not a rule set: {}", self.text, self.message)
+        write!(f, "`{}` is not a rule set: {}", self.text, self.kind)
     }
 }
 
-impl std::error::Error for ParseRulesError {}
+impl std::error::Error for ParseRulesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.kind)
+    }
+}
 
 impl FromStr for Rules {
     type Err = ParseRulesError;
@@ -257,121 +586,39 @@ impl FromStr for Rules {
     /// (each switch at most once; default values are accepted and dropped from the
     /// canonical name).
     fn from_str(text: &str) -> Result<Rules, ParseRulesError> {
-        let error = |message: String| ParseRulesError {
+        let error = |kind: RulesError| ParseRulesError {
             text: text.to_string(),
-            message,
+            kind,
         };
         let trimmed = text.trim();
-        if trimmed == "standard" {
-            return Ok(Rules::STANDARD);
-        }
-        if trimmed == "ludii" {
-            return Ok(Rules::LUDII);
-        }
-        if trimmed.is_empty() {
-            return Err(error(
-                "empty name; use `standard`, `ludii`, or switch=value pairs".into(),
-            ));
+        match trimmed {
+            "standard" => return Ok(Rules::STANDARD),
+            "ludii" => return Ok(Rules::LUDII),
+            "" => return Err(error(RulesError::Empty)),
+            _ => {}
         }
         let mut rules = Rules::STANDARD;
         let mut seen = [false; SWITCHES.len()];
         for part in trimmed.split(',') {
             let part = part.trim();
             if part == "ludii" || part == "standard" {
-                return Err(error(format!(
-                    "`{part}` is a whole rule set and cannot be combined with switches"
-                )));
+                return Err(error(RulesError::WholeRuleSet(part.to_string())));
             }
-            let Some((key, value)) = part.split_once('=') else {
-                return Err(error(format!(
-                    "`{part}` is not switch=value; switches: {}",
-                    switch_list()
-                )));
+            let Some((name, value)) = part.split_once('=') else {
+                return Err(error(RulesError::NotSwitchValue(part.to_string())));
             };
-            let (key, value) = (key.trim(), value.trim());
-            let Some(slot) = SWITCHES.iter().position(|(name, _)| *name == key) else {
-                return Err(error(format!(
-                    "unknown switch `{key}`; switches: {}",
-                    switch_list()
-                )));
+            let (name, value) = (name.trim(), value.trim());
+            let Some(slot) = SWITCHES.iter().position(|s| s.name == name) else {
+                return Err(error(RulesError::UnknownSwitch(name.to_string())));
             };
             if seen[slot] {
-                return Err(error(format!("switch `{key}` is given twice")));
+                return Err(error(RulesError::SwitchTwice(SWITCHES[slot].name)));
             }
             seen[slot] = true;
-            let bad_value = || {
-                error(format!(
-                    "`{value}` is not a value of `{key}`; valid: {}",
-                    SWITCHES[slot].1
-                ))
-            };
-            match key {
-                "intervention" => {
-                    rules.intervention = match value {
-                        "forbidden" => Intervention::Forbidden,
-                        "suicide" => Intervention::Suicide,
-                        "safe" => Intervention::Safe,
-                        _ => return Err(bad_value()),
-                    }
-                }
-                "capture" => {
-                    rules.capture = match value {
-                        "line" => CaptureMode::Line,
-                        "ring" => CaptureMode::Ring,
-                        _ => return Err(bad_value()),
-                    }
-                }
-                "opening" => {
-                    rules.opening = match value {
-                        "standard" => Opening::Standard,
-                        "placement" => Opening::Placement,
-                        "placement-opposed" => Opening::PlacementOpposed,
-                        _ => return Err(bad_value()),
-                    }
-                }
-                "touch-move" => {
-                    rules.touch_move = match value {
-                        "off" => false,
-                        "on" => true,
-                        _ => return Err(bad_value()),
-                    }
-                }
-                "relocate-throne" => {
-                    rules.relocate_to_throne = match value {
-                        "allowed" => true,
-                        "forbidden" => false,
-                        _ => return Err(bad_value()),
-                    }
-                }
-                "queen-relocated-by" => {
-                    rules.queen_relocated_by_opponent = match value {
-                        "owner" => false,
-                        "opponent" => true,
-                        _ => return Err(bad_value()),
-                    }
-                }
-                _ => {
-                    rules.repetition = match value {
-                        "off" => None,
-                        n => match n.parse::<u8>() {
-                            Ok(count) if count >= 2 && !n.starts_with(['0', '+']) => Some(count),
-                            _ => return Err(bad_value()),
-                        },
-                    }
-                }
-            }
+            rules = rules.with_switch(name, value).map_err(error)?;
         }
         Ok(rules)
     }
-}
-
-fn switch_list() -> String {
-    SWITCHES
-        .iter()
-        .map(|(name, values)| format!("{name} ({values})"))
-        .collect::<Vec<_>>()
-        .join("; ")
-        + "; or the whole rule sets `standard` and `ludii`"
 }
 
 impl serde::Serialize for Rules {

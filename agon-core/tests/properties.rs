@@ -262,7 +262,7 @@ fn mirror(action: Action) -> Action {
 fn mirror_rule_sets() -> Vec<Rules> {
     let sets: Vec<Rules> = rule_sets()
         .into_iter()
-        .filter(|r| r.opening != agon_core::Opening::PlacementOpposed)
+        .filter(|r| r.opening() != agon_core::Opening::PlacementOpposed)
         .collect();
     assert_eq!(sets.len(), rule_sets().len() - 1);
     sets

@@ -1,7 +1,10 @@
 //! Rule-set names (docs/rules.md section 8): canonical order, parsing in any order, and errors
 //! that list the valid switches and values.
 
-use agon_core::{CaptureMode, Intervention, Opening, Rules, SWITCHES};
+use agon_core::{
+    CaptureMode, Intervention, Opening, QueenRelocatedBy, RelocateThrone, Repetition, Rules,
+    RulesError, Switch, TouchMove, SWITCHES,
+};
 
 fn parse(text: &str) -> Result<Rules, String> {
     text.parse::<Rules>().map_err(|e| e.to_string())
@@ -20,14 +23,15 @@ fn standard_and_ludii() {
 
 #[test]
 fn the_canonical_name_lists_every_non_default_switch_in_order() {
-    let mut all = Rules::STANDARD;
-    all.intervention = Intervention::Suicide;
-    all.capture = CaptureMode::Ring;
-    all.opening = Opening::Placement;
-    all.touch_move = true;
-    all.relocate_to_throne = false;
-    all.queen_relocated_by_opponent = true;
-    all.repetition = Some(5);
+    let all = Rules::STANDARD
+        .with_intervention(Intervention::Suicide)
+        .and_then(|r| r.with_capture(CaptureMode::Ring))
+        .and_then(|r| r.with_opening(Opening::Placement))
+        .and_then(|r| r.with_touch_move(TouchMove::On))
+        .and_then(|r| r.with_relocate_throne(RelocateThrone::Forbidden))
+        .and_then(|r| r.with_queen_relocated_by(QueenRelocatedBy::Opponent))
+        .and_then(|r| r.with_repetition(Repetition::times(5).unwrap()))
+        .unwrap();
     let name = "intervention=suicide,capture=ring,opening=placement,touch-move=on,\
                 relocate-throne=forbidden,queen-relocated-by=opponent,repetition=5";
     assert_eq!(all.to_string(), name);
@@ -46,11 +50,14 @@ fn the_canonical_name_lists_every_non_default_switch_in_order() {
         Ok(Rules::STANDARD)
     );
     assert_eq!(
-        parse("opening=placement-opposed").unwrap().opening,
+        parse("opening=placement-opposed").unwrap().opening(),
         Opening::PlacementOpposed
     );
-    assert_eq!(parse("repetition=2").unwrap().repetition, Some(2));
-    assert_eq!(parse("repetition=255").unwrap().repetition, Some(255));
+    assert_eq!(parse("repetition=2").unwrap().repetition().limit(), Some(2));
+    assert_eq!(
+        parse("repetition=255").unwrap().repetition().limit(),
+        Some(255)
+    );
 }
 
 #[test]
@@ -152,7 +159,7 @@ fn errors_name_the_problem_and_the_valid_choices() {
     }
     assert_eq!(SWITCHES.len(), 7);
     assert_eq!(
-        SWITCHES.map(|(name, _)| name),
+        SWITCHES.map(|switch| switch.name),
         [
             "intervention",
             "capture",
@@ -163,4 +170,113 @@ fn errors_name_the_problem_and_the_valid_choices() {
             "repetition"
         ]
     );
+}
+
+/// The property the type exists for: every rule set there is (each combination of every
+/// value of every switch, and the `ludii` preset) prints a name that parses back to it,
+/// and no two rule sets share a name.
+#[test]
+fn every_rule_set_round_trips_through_its_name() {
+    let all = Rules::all();
+    let combinations: usize = [
+        Intervention::all().len(),
+        CaptureMode::all().len(),
+        Opening::all().len(),
+        TouchMove::all().len(),
+        RelocateThrone::all().len(),
+        QueenRelocatedBy::all().len(),
+        Repetition::all().len(),
+    ]
+    .iter()
+    .product();
+    assert_eq!(
+        SWITCHES.len(),
+        7,
+        "a new switch belongs in the product above"
+    );
+    assert_eq!(all.len(), combinations + 1);
+    let mut names = std::collections::HashSet::new();
+    for rules in all {
+        let name = rules.to_string();
+        assert_eq!(name.parse::<Rules>(), Ok(rules), "{name}");
+        assert!(
+            names.insert(name.clone()),
+            "two rule sets are called {name}"
+        );
+        for switch in SWITCHES {
+            let value = rules.switch(switch.name).expect("every switch has a value");
+            assert_eq!(
+                rules.with_switch(switch.name, &value).ok(),
+                Some(rules).filter(|r| !r.is_ludii())
+            );
+        }
+    }
+}
+
+#[test]
+fn each_switch_lists_parses_and_prints_its_values() {
+    fn check<S: Switch + std::fmt::Debug>() {
+        assert_eq!(
+            S::all()[0],
+            S::DEFAULT,
+            "{}: the default comes first",
+            S::NAME
+        );
+        for &value in S::all() {
+            assert_eq!(value.to_string().parse::<S>(), Ok(value), "{}", S::NAME);
+        }
+        assert_eq!(
+            "nonsense".parse::<S>(),
+            Err(RulesError::BadValue {
+                switch: S::NAME,
+                value: "nonsense".into()
+            })
+        );
+        assert!(SWITCHES
+            .iter()
+            .any(|s| s.name == S::NAME && s.values == S::VALUES));
+    }
+    check::<Intervention>();
+    check::<CaptureMode>();
+    check::<Opening>();
+    check::<TouchMove>();
+    check::<RelocateThrone>();
+    check::<QueenRelocatedBy>();
+    check::<Repetition>();
+    assert_eq!(
+        Intervention::ALL.map(Intervention::name),
+        ["forbidden", "suicide", "safe"]
+    );
+    assert_eq!(Repetition::ALL.len(), 255);
+    assert_eq!(Repetition::times(1), None);
+    assert_eq!(Repetition::OFF.limit(), None);
+}
+
+#[test]
+fn switches_are_changed_only_through_builders_that_refuse_the_preset() {
+    assert_eq!(
+        Rules::LUDII.with_touch_move(TouchMove::On),
+        Err(RulesError::WholeRuleSet("ludii".into()))
+    );
+    assert_eq!(
+        Rules::LUDII
+            .with_repetition(Repetition::THREEFOLD)
+            .unwrap_err()
+            .to_string(),
+        "`ludii` is a whole rule set and cannot be combined with switches"
+    );
+    let suicide = Rules::STANDARD
+        .with_switch("intervention", "suicide")
+        .unwrap();
+    assert_eq!(suicide.intervention(), Intervention::Suicide);
+    assert_eq!(suicide.switch("intervention").as_deref(), Some("suicide"));
+    assert_eq!(suicide.switch("colour"), None);
+    assert_eq!(
+        Rules::STANDARD.with_switch("colour", "red"),
+        Err(RulesError::UnknownSwitch("colour".into()))
+    );
+    // Setting a switch back to its default gives the standard rules, equal and same-named.
+    let back = suicide.with_intervention(Intervention::Forbidden).unwrap();
+    assert_eq!(back, Rules::STANDARD);
+    assert_eq!(back.to_string(), "standard");
 }

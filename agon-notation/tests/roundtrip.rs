@@ -122,7 +122,7 @@ fn random_games_round_trip_in_every_rule_set() {
         );
         assert!(seen[1], "{rules}: no relocation");
         assert_eq!(seen[0], rules.has_placement(), "{rules}: placements");
-        if rules.touch_move {
+        if rules.touch_move() == agon_core::TouchMove::On {
             assert!(passes > 0, "{rules}: touch-move games pass");
         } else if !rules.is_ludii() {
             assert_eq!(passes, 0, "{rules}: no pass without touch-move or ludii");

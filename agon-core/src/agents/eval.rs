@@ -18,7 +18,9 @@
 //! - **tempo**: a small bonus for the side to move.
 
 use super::features::{self, RINGS};
-use crate::{Bitboard, Cell, Phase, PieceKind, Position, Side};
+use crate::{
+    Bitboard, Cell, Phase, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Side, TouchMove,
+};
 
 /// The weights of the evaluation terms.
 #[derive(Clone, Debug, PartialEq)]
@@ -170,7 +172,9 @@ impl Evaluator {
         let sides = features::BothSides::of(pos);
         let steps = sides.steps;
         let may_be_stuck = match phase {
-            Phase::Normal => steps[to_move.index()].count == 0 && !pos.rules().touch_move,
+            Phase::Normal => {
+                steps[to_move.index()].count == 0 && pos.rules().touch_move() == TouchMove::Off
+            }
             _ => true,
         };
         if may_be_stuck && !pos.rules().forced_pass() && !pos.has_legal_action() {
@@ -261,11 +265,11 @@ impl Evaluator {
     fn captured_queen_value(&self, pos: &Position, side: Side, at: Cell) -> i32 {
         let w = &self.weights;
         let rules = pos.rules();
-        if rules.queen_relocated_by_opponent {
+        if rules.queen_relocated_by() == QueenRelocatedBy::Opponent {
             return w.queen_ring[5] + w.captured_queen;
         }
         let mut open = pos.empty_cells().without(at);
-        if !rules.relocate_to_throne {
+        if rules.relocate_throne() == RelocateThrone::Forbidden {
             open &= !Bitboard::THRONE;
         }
         if rules.relocations_interact() {

@@ -91,9 +91,9 @@ pub(crate) fn active_queen(pos: &Position, side: Side) -> Bitboard {
 #[inline]
 pub(crate) fn forbidden_cells(pos: &Position, side: Side) -> Bitboard {
     let rules = pos.rules();
-    if rules.intervention == Intervention::Forbidden {
+    if rules.intervention() == Intervention::Forbidden {
         let ends = blockers(pos, !side);
-        match rules.capture {
+        match rules.capture() {
             CaptureMode::Line => Bitboard(between_lines(ends.0)),
             CaptureMode::Ring => pos.between(ends),
         }
@@ -175,8 +175,8 @@ impl BothSides {
     #[inline]
     pub(crate) fn of(pos: &Position) -> BothSides {
         let rules = pos.rules();
-        let forbid = rules.intervention == Intervention::Forbidden;
-        if rules.capture == CaptureMode::Ring {
+        let forbid = rules.intervention() == Intervention::Forbidden;
+        if rules.capture() == CaptureMode::Ring {
             let forbidden = |side: Side| {
                 if forbid {
                     pos.between(blockers(pos, !side))
@@ -262,7 +262,7 @@ pub(crate) fn capture_cells(pos: &Position, side: Side) -> Bitboard {
     let victims = pos.active(!side);
     let flankers = flankers(pos, side);
     let empty = pos.empty_cells();
-    match pos.rules().capture {
+    match pos.rules().capture() {
         CaptureMode::Line => Bitboard(line_capture_cells(victims.0, flankers.0)) & empty,
         CaptureMode::Ring => {
             let mut cells = Bitboard::EMPTY;
@@ -288,7 +288,7 @@ pub(crate) fn victims(pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
     let flankers = flankers(pos, side);
     let mut found = Bitboard::EMPTY;
     for at in cells {
-        match pos.rules().capture {
+        match pos.rules().capture() {
             CaptureMode::Line => {
                 for d in Direction::ALL {
                     if let Some(x) = at.neighbor(d) {

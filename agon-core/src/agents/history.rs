@@ -67,7 +67,7 @@ impl History {
         if self.hashes[self.root..].contains(&hash) {
             return true;
         }
-        match position.rules().repetition {
+        match position.rules().repetition().limit() {
             Some(n) => self.hashes.iter().filter(|&&h| h == hash).count() + 1 >= n as usize,
             None => false,
         }

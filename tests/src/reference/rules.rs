@@ -1,6 +1,8 @@
 //! The rule switches of docs/rules.md section 8, as plain data for the reference.
 
-use agon_core::{CaptureMode, Intervention, Opening, Rules};
+use agon_core::{
+    CaptureMode, Intervention, Opening, QueenRelocatedBy, RelocateThrone, Rules, TouchMove,
+};
 
 /// What happens when a piece arrives between two active enemy pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,7 +15,7 @@ pub enum RefIntervention {
     Safe,
 }
 
-/// A rule set, read once from the engine's public [`Rules`] fields.
+/// A rule set, read once from the engine's public [`Rules`] getters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RefRules {
     /// `intervention`.
@@ -54,18 +56,18 @@ impl RefRules {
             };
         }
         RefRules {
-            intervention: match rules.intervention {
+            intervention: match rules.intervention() {
                 Intervention::Forbidden => RefIntervention::Forbidden,
                 Intervention::Suicide => RefIntervention::Suicide,
                 Intervention::Safe => RefIntervention::Safe,
             },
-            ring_capture: rules.capture == CaptureMode::Ring,
-            placement: rules.opening != Opening::Standard,
-            opposed: rules.opening == Opening::PlacementOpposed,
-            touch_move: rules.touch_move,
-            throne_forbidden: !rules.relocate_to_throne,
-            queen_by_opponent: rules.queen_relocated_by_opponent,
-            repetition: rules.repetition.map(usize::from),
+            ring_capture: rules.capture() == CaptureMode::Ring,
+            placement: rules.opening() != Opening::Standard,
+            opposed: rules.opening() == Opening::PlacementOpposed,
+            touch_move: rules.touch_move() == TouchMove::On,
+            throne_forbidden: rules.relocate_throne() == RelocateThrone::Forbidden,
+            queen_by_opponent: rules.queen_relocated_by() == QueenRelocatedBy::Opponent,
+            repetition: rules.repetition().limit().map(usize::from),
             ludii: false,
         }
     }

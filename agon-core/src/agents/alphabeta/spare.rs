@@ -61,7 +61,7 @@ fn kept() -> usize {
 mod tests {
     use super::super::{AlphaBetaAgent, AlphaBetaConfig};
     use super::*;
-    use crate::{Game, Rng, Rules};
+    use crate::{Game, QueenRelocatedBy, Rng, Rules};
 
     /// A game `plies` random plies long, from the first seed from `seed` on whose game
     /// lasts that long.
@@ -86,7 +86,7 @@ mod tests {
         variants.extend(
             Rules::single_switch_variants()
                 .into_iter()
-                .filter(|r| r.queen_relocated_by_opponent),
+                .filter(|r| r.queen_relocated_by() == QueenRelocatedBy::Opponent),
         );
         for rules in variants {
             let earlier = game_after(rules, 3, 40);
