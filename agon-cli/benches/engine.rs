@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 fn random_game(rng: &mut Rng, plies: usize) -> Game {
     let mut game = Game::new(Rules::STANDARD);
     while game.ply_count() < plies {
-        match game.random_legal(rng) {
+        match game.legal().random(rng) {
             Some(action) => {
                 game.play_unchecked(action);
             }

@@ -19,7 +19,7 @@ pub fn turn_line(game: &Game) -> String {
     }
     let position = game.position();
     let side = position.to_move();
-    let count = position.count_legal();
+    let count = position.legal().count();
     let actions = if count == 1 {
         "1 legal action".to_string()
     } else {

@@ -50,7 +50,7 @@ fn positions(count: u64) -> Vec<Game> {
         let mut game = Game::new(Rules::STANDARD);
         let plies = 10 + rng.below(110);
         while !game.is_over() && game.ply_count() < plies {
-            game.position().generate_legal(&mut list);
+            game.position().legal().generate(&mut list);
             game.play_unchecked(list[rng.below(list.len())]);
         }
         if !game.is_over() {

@@ -120,13 +120,12 @@ impl Bitboard {
     #[inline(always)]
     pub fn between_on_lines(ends: Bitboard) -> Bitboard {
         let mut result = 0;
-        for axis in 0..3 {
-            let d = Direction::ALL[axis];
-            // A wrapped bit can only land on a cell lacking a true neighbour on that side,
-            // and `line_middle` keeps only cells with true neighbours on both sides.
-            result |= ends.shift_raw(d) & ends.shift_raw(d.opposite()) & GEOMETRY.line_middle[axis];
+        for d in &Direction::ALL[..3] {
+            result |= ends.shift_raw(*d) & ends.shift_raw(d.opposite());
         }
-        Bitboard(result)
+        // A board cell shifted off the board never lands on another board cell (see
+        // `shifts_never_wrap_onto_the_board`), so only off-board bits need removing.
+        Bitboard(result & GEOMETRY.all)
     }
 
     /// Cells (ring >= 1) whose two neighbours along their ring are both in `ends`.
@@ -146,7 +145,7 @@ impl Bitboard {
     /// The cells of this set from which a step in `direction` is possible (the neighbour
     /// exists and is not farther out), moved one step in that direction.
     #[inline(always)]
-    pub(crate) fn step_targets(self, direction: Direction) -> Bitboard {
+    pub fn step_targets(self, direction: Direction) -> Bitboard {
         let sources = Bitboard(self.0 & GEOMETRY.step_source[direction.index()]);
         // Sources all have a true neighbour in `direction`: nothing can wrap.
         Bitboard(sources.shift_raw(direction))
@@ -214,5 +213,40 @@ impl Not for Bitboard {
     #[inline]
     fn not(self) -> Bitboard {
         Bitboard(!self.0 & GEOMETRY.all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `between_on_lines` and `step_targets` rely on: shifting a board cell by a
+    /// direction's offset lands on its neighbour, or off the board, never on another cell.
+    #[test]
+    fn shifts_never_wrap_onto_the_board() {
+        for cell in Cell::all() {
+            for direction in Direction::ALL {
+                let on_board = Bitboard(cell.bit().shift_raw(direction)) & Bitboard::ALL;
+                let expected = cell.neighbor(direction).map_or(Bitboard::EMPTY, Cell::bit);
+                assert_eq!(on_board, expected, "{cell} {direction:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn between_on_lines_is_the_middle_of_three_in_a_row() {
+        for a in Cell::all() {
+            for b in Cell::all() {
+                let ends = a.bit() | b.bit();
+                let expected: Bitboard = Cell::all()
+                    .filter(|&x| {
+                        Direction::ALL.iter().any(|&d| {
+                            x.neighbor(d) == Some(a) && x.neighbor(d.opposite()) == Some(b)
+                        })
+                    })
+                    .collect();
+                assert_eq!(Bitboard::between_on_lines(ends), expected, "{a} {b}");
+            }
+        }
     }
 }

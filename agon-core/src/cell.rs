@@ -112,9 +112,6 @@ pub(crate) struct Geometry {
     pub step_source: [u128; 6],
     /// Cells `c` whose neighbour in direction `d` is on the same ring (ring >= 1).
     pub same_ring: [u128; 6],
-    /// Cells with a neighbour on both sides along each axis (directions 0, 1, 2 and their
-    /// opposites): the cells that can stand between two others on a line.
-    pub line_middle: [u128; 3],
     /// All neighbours of each cell.
     pub neighbor_mask: [u128; 128],
     /// Neighbours of each cell that are not farther out (where a step may go).
@@ -135,7 +132,6 @@ const fn build_geometry() -> Geometry {
         translate_dest: [0; 6],
         step_source: [0; 6],
         same_ring: [0; 6],
-        line_middle: [0; 3],
         neighbor_mask: [0; 128],
         step_mask: [0; 128],
     };
@@ -181,13 +177,6 @@ const fn build_geometry() -> Geometry {
                         }
                     }
                     d += 1;
-                }
-                let mut axis = 0;
-                while axis < 3 {
-                    if g.neighbor[i][axis] != NONE && g.neighbor[i][axis + 3] != NONE {
-                        g.line_middle[axis] |= 1u128 << i;
-                    }
-                    axis += 1;
                 }
             }
             r += 1;

@@ -2,7 +2,7 @@
 //! adjudicated after every action in the order of docs/rules.md section 6.
 
 use crate::outcome::{GameResult, Outcome, Termination};
-use crate::{Action, ActionList, Bitboard, IllegalAction, LegalActions, Position, Rng, Rules};
+use crate::{Action, Bitboard, IllegalAction, LegalActions, Position, Rules};
 
 /// Counts how often each position hash occurs, approximately (a counting filter keyed by
 /// the hash's low bits), so that the exact history scan runs only when a repetition is
@@ -126,9 +126,9 @@ impl Game {
             outcome: None,
             legal: start.legal(),
         };
-        let last_mover = !start.to_move();
-        game.outcome = formation_outcome(&start, last_mover)
-            .or_else(|| double_pass_outcome(&start))
+        // The start has occurred once: no repetition yet.
+        game.outcome = start
+            .outcome_after_action(!start.to_move(), || false)
             .or_else(|| game.no_move_outcome());
         game
     }
@@ -205,8 +205,7 @@ impl Game {
         if self.outcome.is_some() {
             return Err(IllegalAction::GameOver);
         }
-        let legal = self.legal().expect("the game is not over");
-        if !legal.contains(action) {
+        if !self.legal.contains(action) {
             // The sets say no; ask the explaining check for the reason.
             self.position.check(action)?;
             unreachable!("{action} is legal by check() but not generated");
@@ -217,7 +216,7 @@ impl Game {
     /// Plays an action known to be legal (the search fast path) and adjudicates.
     pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
         debug_assert!(self.outcome.is_none());
-        debug_assert!(self.position.is_legal(action), "illegal {action}");
+        debug_assert!(self.position.legal().contains(action), "illegal {action}");
         let mover = self.position.to_move();
         self.before.push(Snapshot {
             position: self.position,
@@ -226,8 +225,9 @@ impl Game {
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let estimate = self.filter.add(self.position.hash());
-        self.outcome =
-            outcome_after_action(&self.position, mover, || self.is_repetition_draw(estimate));
+        self.outcome = self
+            .position
+            .outcome_after_action(mover, || self.is_repetition_draw(estimate));
         if self.outcome.is_none() {
             self.legal = self.position.legal();
             self.outcome = self.no_move_outcome();
@@ -243,40 +243,16 @@ impl Game {
         })
     }
 
-    /// The legal actions of the current position as sets (`None` once the game is over).
+    /// The legal actions now, as sets of cells ([`LegalActions`]): count them, test one,
+    /// list them or draw one at random. None once the game is over. Computed once per ply
+    /// (by the no-move rule), so asking costs nothing.
     #[inline]
-    fn legal(&self) -> Option<&LegalActions> {
-        self.outcome.is_none().then_some(&self.legal)
-    }
-
-    /// The number of legal actions now (0 once the game is over).
-    #[inline]
-    pub fn count_legal(&self) -> usize {
-        self.legal().map_or(0, |l| l.count())
-    }
-
-    /// Writes the legal actions into `list` (none once the game is over).
-    #[inline]
-    pub fn generate_legal(&self, list: &mut ActionList) {
-        match self.legal() {
-            Some(legal) => legal.generate(list),
-            None => list.clear(),
+    pub fn legal(&self) -> &LegalActions {
+        if self.outcome.is_some() {
+            &LegalActions::NONE
+        } else {
+            &self.legal
         }
-    }
-
-    /// Every legal action now, in (kind, cells) order (none once the game is over).
-    pub fn legal_actions(&self) -> Vec<Action> {
-        let mut list = ActionList::new();
-        self.generate_legal(&mut list);
-        let mut actions = list.to_vec();
-        actions.sort();
-        actions
-    }
-
-    /// A uniformly random legal action, or `None` once the game is over.
-    #[inline]
-    pub fn random_legal(&self, rng: &mut Rng) -> Option<Action> {
-        self.legal().and_then(|l| l.random(rng))
     }
 
     /// Takes back the last ply. Returns it, or `None` at the start.
@@ -335,42 +311,4 @@ impl Game {
             .limit()
             .is_some_and(|limit| estimate >= limit as u16 && self.occurrences() >= limit as usize)
     }
-}
-
-/// How the rules end the game after an action of `mover` produced `position`, in the
-/// order of docs/rules.md section 6 up to the no-move rule (which needs the next side's legal
-/// actions and is the caller's): the mover's formation, repetition (`repeated` says
-/// whether the position has now occurred often enough), the ludii double pass. The one
-/// statement of this order, shared by [`Game`] and the agents' search.
-pub(crate) fn outcome_after_action(
-    position: &Position,
-    mover: crate::Side,
-    repeated: impl FnOnce() -> bool,
-) -> Option<Outcome> {
-    formation_outcome(position, mover)
-        .or_else(|| {
-            repeated().then_some(Outcome {
-                result: GameResult::Draw,
-                termination: Termination::Repetition,
-            })
-        })
-        .or_else(|| double_pass_outcome(position))
-}
-
-fn formation_outcome(position: &Position, mover: crate::Side) -> Option<Outcome> {
-    position.formation(mover).map(|wins| Outcome {
-        result: GameResult::win_for(if wins { mover } else { !mover }),
-        termination: if wins {
-            Termination::Formation
-        } else {
-            Termination::SixGuards
-        },
-    })
-}
-
-fn double_pass_outcome(position: &Position) -> Option<Outcome> {
-    (position.rules().forced_pass() && position.passes() >= 2).then_some(Outcome {
-        result: GameResult::Draw,
-        termination: Termination::DoublePass,
-    })
 }

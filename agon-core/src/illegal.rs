@@ -1,5 +1,5 @@
 //! Why an action is illegal, in words a player understands. This is the one place that
-//! explains the rules; its verdicts always agree with [`Position::generate_legal`].
+//! explains the rules; its verdicts always agree with [`Position::legal`].
 
 use crate::position::Phase;
 use crate::rules::Opening;
@@ -152,7 +152,6 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
     let me = position.to_move();
     let opp = !me;
     let phase = position.phase();
-    let between_opp_active = || position.between(position.active(opp));
     match (phase, action) {
         (Phase::Placement, Action::Place { kind, to }) => {
             if position.in_hand(me, kind) == 0 {
@@ -209,21 +208,19 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             if position.piece_at(to).is_some() {
                 return Err(Occupied(to));
             }
-            let restricted = rules.intervention() == crate::rules::Intervention::Forbidden
-                && rules.relocations_interact();
             if piece.kind == PieceKind::Queen {
                 if to == Cell::THRONE && rules.relocate_throne() == RelocateThrone::Forbidden {
                     return Err(RelocateToThroneForbidden);
                 }
                 if rules.queen_relocated_by() == QueenRelocatedBy::Opponent
-                    && between_opp_active().contains(to)
+                    && position.between_pieces_of(opp).contains(to)
                 {
                     return Err(ChooserSurrounds { to, chooser: opp });
                 }
             } else if to.ring() != 5 {
                 return Err(GuardRelocationOffOuterRing(to));
             }
-            if restricted && between_opp_active().contains(to) {
+            if position.relocation_intervention_cells(me).contains(to) {
                 return Err(Intervention { to, enemy: opp });
             }
             Ok(())
@@ -275,15 +272,8 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             if to == Cell::THRONE && piece.kind == PieceKind::Guard {
                 return Err(GuardOnThrone);
             }
-            if rules.intervention() == crate::rules::Intervention::Forbidden {
-                let blockers = if rules.captured_pieces_flank() {
-                    position.side_pieces(opp)
-                } else {
-                    position.active(opp)
-                };
-                if position.between(blockers).contains(to) {
-                    return Err(Intervention { to, enemy: opp });
-                }
+            if position.intervention_cells(me).contains(to) {
+                return Err(Intervention { to, enemy: opp });
             }
             Ok(())
         }

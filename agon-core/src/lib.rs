@@ -46,7 +46,7 @@ pub use movegen::LegalActions;
 pub use outcome::{GameResult, Outcome, Termination};
 pub use perft::{divide, perft, perft_full};
 pub use playout::random_playout;
-pub use position::{Phase, Position};
+pub use position::{Formation, Phase, Position};
 pub use rng::Rng;
 pub use rules::{
     CaptureMode, Intervention, Opening, ParseRulesError, QueenRelocatedBy, RelocateThrone,

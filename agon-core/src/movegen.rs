@@ -4,7 +4,7 @@
 //! listing.
 
 use crate::position::Phase;
-use crate::rules::{Intervention, Opening, QueenRelocatedBy, RelocateThrone, TouchMove};
+use crate::rules::{Opening, QueenRelocatedBy, RelocateThrone, TouchMove};
 use crate::{Action, ActionList, Bitboard, Cell, Direction, PieceKind, Position, Rng, Side};
 
 /// The legal actions of one position, as sets of cells (128 bytes: cheap to keep).
@@ -36,6 +36,14 @@ enum Kind {
 }
 
 impl LegalActions {
+    /// No action at all (what [`crate::Game::legal`] gives once the game is over).
+    pub const NONE: LegalActions = LegalActions {
+        kind: Kind::Placement {
+            kind: PieceKind::Queen,
+            to: Bitboard::EMPTY,
+        },
+    };
+
     /// Computes the legal actions of a position.
     #[inline]
     pub fn of(position: &Position) -> LegalActions {
@@ -65,35 +73,27 @@ impl LegalActions {
             Phase::Relocation => {
                 let mine_captured = position.side_pieces(me) & position.captured();
                 let queen = mine_captured & position.pieces(me, PieceKind::Queen);
-                let restricted =
-                    rules.intervention() == Intervention::Forbidden && rules.relocations_interact();
+                let to = empty & !position.relocation_intervention_cells(me);
                 if queen.any() {
-                    let mut to = empty;
+                    let mut to = to;
                     if rules.relocate_throne() == RelocateThrone::Forbidden {
                         to &= !Bitboard::THRONE;
                     }
-                    if rules.queen_relocated_by() == QueenRelocatedBy::Opponent || restricted {
-                        // The chooser (the opponent, under queen-relocated-by=opponent) may
-                        // never put her between two of its active pieces.
-                        to &= !position.between(position.active(opp));
+                    if rules.queen_relocated_by() == QueenRelocatedBy::Opponent {
+                        // The chooser (the opponent) may never put her between two of its
+                        // pieces, whatever the intervention setting.
+                        to &= !position.between_pieces_of(opp);
                     }
                     Kind::Relocation { from: queen, to }
                 } else {
-                    let mut to = empty & Bitboard::OUTER;
-                    if restricted {
-                        to &= !position.between(position.active(opp));
-                    }
                     Kind::Relocation {
                         from: mine_captured,
-                        to,
+                        to: to & Bitboard::OUTER,
                     }
                 }
             }
             Phase::Normal => {
-                let mut targets = empty;
-                if rules.intervention() == Intervention::Forbidden {
-                    targets &= !position.between(position.blockers(opp));
-                }
+                let targets = empty & !position.intervention_cells(me);
                 let active = position.active(me);
                 let queens = position.pieces(me, PieceKind::Queen);
                 let guards = active & !queens;
@@ -213,6 +213,16 @@ impl LegalActions {
             (Kind::Normal { pass, .. }, Action::Pass) => pass || self.is_forced_pass(),
             _ => false,
         }
+    }
+
+    /// Every legal action, in (kind, cells) order (allocates; [`LegalActions::generate`]
+    /// is the fast path).
+    pub fn to_vec(&self) -> Vec<Action> {
+        let mut list = ActionList::new();
+        self.generate(&mut list);
+        let mut actions = list.to_vec();
+        actions.sort();
+        actions
     }
 
     /// Writes every legal action into `list` (cleared first).

@@ -13,10 +13,10 @@ pub fn perft(game: &mut Game, depth: u32) -> u64 {
         return 0;
     }
     if depth == 1 {
-        return game.count_legal() as u64;
+        return game.legal().count() as u64;
     }
     let mut list = ActionList::new();
-    game.generate_legal(&mut list);
+    game.legal().generate(&mut list);
     let mut total = 0;
     for &action in list.iter() {
         game.play_unchecked(action);
@@ -36,7 +36,7 @@ pub fn perft_full(game: &mut Game, depth: u32) -> u64 {
         return 0;
     }
     let mut list = ActionList::new();
-    game.generate_legal(&mut list);
+    game.legal().generate(&mut list);
     let mut total = 0;
     for &action in list.iter() {
         game.play_unchecked(action);
@@ -51,7 +51,7 @@ pub fn divide(game: &mut Game, depth: u32) -> Vec<(Action, u64)> {
     if depth == 0 || game.is_over() {
         return Vec::new();
     }
-    let actions = game.legal_actions();
+    let actions = game.legal().to_vec();
     actions
         .into_iter()
         .map(|action| {

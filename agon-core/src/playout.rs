@@ -14,7 +14,8 @@ pub fn random_playout(game: &mut Game, rng: &mut Rng, max_plies: usize) -> usize
             break;
         }
         let action = game
-            .random_legal(rng)
+            .legal()
+            .random(rng)
             .expect("a game that is not over has a legal action");
         game.play_unchecked(action);
         played += 1;

@@ -9,7 +9,9 @@ use crate::illegal::IllegalAction;
 use crate::movegen::LegalActions;
 use crate::rules::{CaptureMode, Intervention};
 use crate::zobrist::{hand_key, piece_key, side_key};
-use crate::{Action, ActionList, Bitboard, Cell, Piece, PieceKind, Rules, Side};
+use crate::{
+    Action, Bitboard, Cell, GameResult, Outcome, Piece, PieceKind, Rules, Side, Termination,
+};
 use std::fmt;
 
 /// A position of Agon under a rule set.
@@ -43,6 +45,20 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
+
+/// Where a side's six guards and queen stand with respect to the formation
+/// (docs/rules.md section 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Formation {
+    /// The side's active guards do not close ring 1.
+    None,
+    /// Six active guards on ring 1 and the active queen on the throne: the side wins
+    /// (termination `formation`).
+    Won,
+    /// Six active guards on ring 1 without the queen on the throne: the side loses
+    /// (termination `six-guards`).
+    SixGuards,
+}
 
 /// What the side to move must do now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,9 +363,11 @@ impl Position {
         }
     }
 
-    /// The pieces of `side` that make a cell "between" for the intervention rule.
+    /// The pieces of `side` that flank: the ends of a "between" triple, for captures, the
+    /// intervention rule and the suicide rule. Its active pieces, and its captured ones
+    /// too under `ludii`. (The one statement of which pieces count.)
     #[inline]
-    pub(crate) fn blockers(&self, side: Side) -> Bitboard {
+    pub fn flankers(&self, side: Side) -> Bitboard {
         if self.rules.captured_pieces_flank() {
             self.sides[side.index()]
         } else {
@@ -357,72 +375,87 @@ impl Position {
         }
     }
 
-    /// The outcome of a formation of `side`: `Some(true)` if it wins (active queen on the
-    /// throne and six active guards around), `Some(false)` if its six active guards close
-    /// the ring without its queen on the throne, `None` otherwise.
-    pub fn formation(&self, side: Side) -> Option<bool> {
+    /// The cells between two flankers of `side` ([`Position::flankers`]).
+    #[inline]
+    pub fn between_pieces_of(&self, side: Side) -> Bitboard {
+        self.between(self.flankers(side))
+    }
+
+    /// The cells where a step of `side` may not end because of the intervention rule:
+    /// between two flankers of the other side under `intervention=forbidden`, none
+    /// otherwise.
+    #[inline]
+    pub fn intervention_cells(&self, side: Side) -> Bitboard {
+        if self.rules.intervention() == Intervention::Forbidden {
+            self.between_pieces_of(!side)
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// The cells where a relocation of `side` may not end because of the intervention
+    /// rule: those of a step ([`Position::intervention_cells`]) when relocations interact,
+    /// none under `ludii`, whose relocations neither capture nor obey the rule.
+    #[inline]
+    pub fn relocation_intervention_cells(&self, side: Side) -> Bitboard {
+        if self.rules.relocations_interact() {
+            self.intervention_cells(side)
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// The formation of `side`: whether its six active guards close ring 1, with or without
+    /// its active queen on the throne.
+    pub fn formation(&self, side: Side) -> Formation {
         let guards = self.active(side) & !self.queens;
         if guards & Bitboard::RING1 != Bitboard::RING1 {
-            return None;
+            Formation::None
+        } else if (self.active(side) & self.queens & Bitboard::THRONE).any() {
+            Formation::Won
+        } else {
+            Formation::SixGuards
         }
-        Some((self.active(side) & self.queens & Bitboard::THRONE).any())
+    }
+
+    /// How the rules end the game after an action of `mover` produced this position, in the
+    /// order of docs/rules.md section 6 up to the no-move rule (which needs the next side's
+    /// legal actions and is the caller's): the mover's formation, repetition (`repeated`
+    /// says whether the position has now occurred often enough; it is asked only when no
+    /// formation decides), the `ludii` double pass. The one statement of this order,
+    /// shared by [`crate::Game`] and the agents' search.
+    #[inline]
+    pub fn outcome_after_action(
+        &self,
+        mover: Side,
+        repeated: impl FnOnce() -> bool,
+    ) -> Option<Outcome> {
+        let (result, termination) = match self.formation(mover) {
+            Formation::Won => (GameResult::win_for(mover), Termination::Formation),
+            Formation::SixGuards => (GameResult::win_for(!mover), Termination::SixGuards),
+            Formation::None if repeated() => (GameResult::Draw, Termination::Repetition),
+            Formation::None if self.rules.forced_pass() && self.passes >= 2 => {
+                (GameResult::Draw, Termination::DoublePass)
+            }
+            Formation::None => return None,
+        };
+        Some(Outcome {
+            result,
+            termination,
+        })
     }
 
     // ----- legal actions -----
 
-    /// The legal actions as sets of cells: count them, list them or draw one at random.
+    /// The legal actions as sets of cells: count them, test one, list them or draw one at
+    /// random (see [`LegalActions`]; [`crate::Game::legal`] is the same, game-over aware).
     #[inline]
     pub fn legal(&self) -> LegalActions {
         LegalActions::of(self)
     }
 
-    /// The number of legal actions (fast: counts sets of cells without listing them).
-    #[inline]
-    pub fn count_legal(&self) -> usize {
-        self.legal().count()
-    }
-
-    /// Whether the side to move has at least one legal action.
-    #[inline]
-    pub fn has_legal_action(&self) -> bool {
-        self.legal().any()
-    }
-
-    /// Writes every legal action into `list` (cleared first).
-    #[inline]
-    pub fn generate_legal(&self, list: &mut ActionList) {
-        self.legal().generate(list)
-    }
-
-    /// Writes the legal actions that end on a cell of `cells` into `list` (cleared first),
-    /// in the order of [`Position::generate_legal`]; never a pass.
-    #[inline]
-    pub fn generate_legal_to(&self, cells: Bitboard, list: &mut ActionList) {
-        self.legal().generate_to(cells, list)
-    }
-
-    /// A uniformly random legal action, drawn without listing them all; `None` when the
-    /// side to move has no legal action.
-    #[inline]
-    pub fn random_legal(&self, rng: &mut crate::Rng) -> Option<Action> {
-        self.legal().random(rng)
-    }
-
-    /// Every legal action, in (kind, cells) order.
-    pub fn legal_actions(&self) -> Vec<Action> {
-        let mut list = ActionList::new();
-        self.generate_legal(&mut list);
-        let mut actions = list.to_vec();
-        actions.sort();
-        actions
-    }
-
-    /// Whether an action is legal here (the same answer as [`Position::check`]).
-    pub fn is_legal(&self, action: Action) -> bool {
-        self.check(action).is_ok()
-    }
-
-    /// Checks an action, explaining in words why it is illegal.
+    /// Checks an action, explaining in words why it is illegal (its verdict is always
+    /// that of `self.legal().contains(action)`).
     pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
         crate::illegal::check(self, action)
     }
@@ -431,7 +464,7 @@ impl Position {
 
     /// Plays a legal action and returns the cells of the pieces it captured (including the
     /// arriving piece itself under the suicide rule). The action must be legal
-    /// ([`Position::check`]); this fast path does not check it.
+    /// (`self.legal().contains(action)`); this fast path does not check it.
     pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
         let me = self.to_move;
         let mut captures = Bitboard::EMPTY;
@@ -502,11 +535,7 @@ impl Position {
     fn resolve_arrival(&mut self, at: Cell) -> Bitboard {
         let me = self.to_move;
         let victims = self.active(!me);
-        let flankers = if self.rules.captured_pieces_flank() {
-            self.sides[me.index()]
-        } else {
-            self.active(me)
-        };
+        let flankers = self.flankers(me);
         let mut captures = Bitboard::EMPTY;
         // Fast path: most arrivals touch no enemy piece at all.
         let touched = at.neighbor_set() & victims;
@@ -539,7 +568,7 @@ impl Position {
             self.capture(x);
         }
         if self.rules.intervention() == Intervention::Suicide
-            && self.between(self.active(!me)).contains(at)
+            && self.between_pieces_of(!me).contains(at)
         {
             self.capture(at);
             captures |= at.bit();

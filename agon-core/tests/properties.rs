@@ -26,7 +26,7 @@ fn random_game(
     let mut game = Game::new(rules);
     let mut list = ActionList::new();
     while !game.is_over() && game.ply_count() < max_plies {
-        game.position().generate_legal(&mut list);
+        game.position().legal().generate(&mut list);
         let action = list[rng.below(list.len())];
         visit(&game, action);
         game.play(action).expect("generated actions are legal");
@@ -142,8 +142,8 @@ fn check_accepts_exactly_the_generated_actions() {
                     return;
                 }
                 let p = game.position();
-                let generated = p.legal_actions();
-                assert_eq!(generated.len(), p.count_legal());
+                let generated = p.legal().to_vec();
+                assert_eq!(generated.len(), p.legal().count());
                 let mut unique = generated.clone();
                 unique.dedup();
                 assert_eq!(unique.len(), generated.len(), "duplicates in\n{p}");
@@ -183,11 +183,11 @@ fn generating_by_destination_lists_exactly_the_actions_arriving_there() {
             let mut rng = Rng::new(0xDE57 + g);
             random_game(rules, 0xD0 + ((i as u64) << 32 | g), 600, |game, _| {
                 let p = game.position();
-                p.generate_legal(&mut all);
+                p.legal().generate(&mut all);
                 // Random destination sets, the empty set and the whole board.
                 let random = Bitboard::ALL & Cell::all().filter(|_| rng.below(3) == 0).collect();
                 for cells in [random, Bitboard::EMPTY, Bitboard::ALL] {
-                    p.generate_legal_to(cells, &mut some);
+                    p.legal().generate_to(cells, &mut some);
                     let expected: Vec<Action> = all
                         .iter()
                         .copied()
@@ -297,9 +297,9 @@ fn mirrored_games_stay_mirrored() {
                     assert_eq!(m.hash(), p.mirrored().hash());
                     assert_eq!(m.decider(), !p.decider());
                     let mut mirrored: Vec<Action> =
-                        p.legal_actions().into_iter().map(mirror).collect();
+                        p.legal().to_vec().into_iter().map(mirror).collect();
                     mirrored.sort();
-                    assert_eq!(m.legal_actions(), mirrored, "`{rules}` game {g}");
+                    assert_eq!(m.legal().to_vec(), mirrored, "`{rules}` game {g}");
                     let mut after = *p;
                     let captured = after.play_unchecked(action);
                     let mirror_captured = mirror_game.play(mirror(action)).unwrap_or_else(|e| {

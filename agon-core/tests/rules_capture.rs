@@ -3,7 +3,7 @@
 
 mod common;
 
-use agon_core::{Cell, Phase, Piece, PieceKind, Side};
+use agon_core::{Cell, Formation, Phase, Piece, PieceKind, Side};
 use common::{cell, empty_outer_except, legal, play, refusal, setup, sorted, steps_from};
 
 /// Every relocation of the pieces on `from` to each of `to`, in the engine's order.
@@ -144,7 +144,7 @@ fn one_action_captures_six_pieces() {
         legal(&after),
         relocations(&["c4", "c5", "d4", "d6", "e5", "e6"], &outer)
     );
-    assert_eq!(after.count_legal(), 6 * 29);
+    assert_eq!(after.legal().count(), 6 * 29);
 
     // Under suicide the queen captures all six first, so she no longer stands between two
     // active enemies and survives.
@@ -239,12 +239,12 @@ fn captured_pieces_do_not_count_in_formations() {
         "Qf6 Ge5 Ge6 Gf7 Gg6 Gg5x Gf5",
         "Qf11 Ge10 Gg10 Gd9 Gh9 Gc8 Gi8",
     );
-    assert_eq!(with_captured.formation(Side::White), None);
+    assert_eq!(with_captured.formation(Side::White), Formation::None);
     let all_active = setup(
         "standard",
         Side::Black,
         "Qf6 Ge5 Ge6 Gf7 Gg6 Gg5 Gf5",
         "Qf11 Ge10 Gg10 Gd9 Gh9 Gc8 Gi8",
     );
-    assert_eq!(all_active.formation(Side::White), Some(true));
+    assert_eq!(all_active.formation(Side::White), Formation::Won);
 }

@@ -107,7 +107,7 @@ fn a_side_without_a_legal_action_loses() {
 
     let mut game = Game::from_position(position);
     play_all(&mut game, "e8-f8");
-    assert!(game.position().legal_actions().is_empty());
+    assert!(game.position().legal().to_vec().is_empty());
     assert_eq!(
         game.outcome(),
         outcome(GameResult::WhiteWins, Termination::NoMoves)

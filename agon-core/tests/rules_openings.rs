@@ -100,7 +100,7 @@ fn placements_neither_capture_nor_are_captured_and_white_steps_first() {
     }
     assert_eq!(position.to_move(), Side::White);
     assert_eq!(position.phase(), Phase::Normal);
-    let actions = position.legal_actions();
+    let actions = position.legal().to_vec();
     assert_eq!(actions.last(), Some(&Action::Pass));
     assert!(actions[..actions.len() - 1]
         .iter()

@@ -219,7 +219,7 @@ fn queen_relocated_by_the_opponent_for_black() {
     let position = queen_and_guard("queen-relocated-by=opponent").mirrored();
     assert_eq!(position.to_move(), Side::Black);
     assert_eq!(position.decider(), Side::White);
-    assert_eq!(position.count_legal(), 75);
+    assert_eq!(position.legal().count(), 75);
     assert_eq!(
         refusal(&position, "h6@h5"),
         "White chooses where the queen goes and may not put her on h5, between two White pieces"

@@ -48,7 +48,7 @@ impl PlyCounts {
         let mut counts = PlyCounts::default();
         for (k, ply) in game.plies().iter().enumerate() {
             let before = game.position_before(k).expect("one position per ply");
-            let legal = before.count_legal();
+            let legal = before.legal().count();
             counts.legal_actions += legal as u64;
             counts.decision_plies += u32::from(legal > 1);
             counts.captures += ply.captures.count();
@@ -75,7 +75,7 @@ pub fn random_opening(spec: &GameSpec, plies: u32) -> Game {
             if game.is_over() {
                 break;
             }
-            game.position().generate_legal(&mut list);
+            game.position().legal().generate(&mut list);
             game.play_unchecked(list[rng.below(list.len())]);
         }
         if !game.is_over() {

@@ -17,7 +17,7 @@ fn sorted_cells(bits: Bitboard) -> Vec<Cell> {
 /// The engine's and the reference's legal actions, and the captures of each, must agree.
 fn compare_position(context: &str, position: &Position, reference: &RefGame) {
     let rules = reference.rules();
-    let mut engine_actions = position.legal_actions();
+    let mut engine_actions = position.legal().to_vec();
     engine_actions.sort();
     let mut reference_actions: Vec<Action> = reference
         .legal_moves()
@@ -114,7 +114,7 @@ fn compare_games(rules: Rules, seed: u64, games: usize, max_plies: usize) -> Cov
             );
             compare_position(&context, game.position(), &reference);
             coverage.positions += 1;
-            game.position().generate_legal(&mut list);
+            game.position().legal().generate(&mut list);
             coverage.actions += list.len();
             let action = list[rng.below(list.len())];
             let engine_captures = sorted_cells(game.play(action).expect("generated"));
@@ -246,7 +246,7 @@ fn perft_from_mid_game_positions_agrees_with_the_reference() {
                     }
                     compared += 1;
                 }
-                game.position().generate_legal(&mut list);
+                game.position().legal().generate(&mut list);
                 let action = list[rng.below(list.len())];
                 game.play_unchecked(action);
             }

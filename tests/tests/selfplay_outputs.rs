@@ -91,7 +91,7 @@ fn every_record_validates_and_matches_its_row() {
         let mut legal = 0;
         let mut decisions = 0;
         for k in 0..plies.len() {
-            let n = game.position_before(k).unwrap().count_legal();
+            let n = game.position_before(k).unwrap().legal().count();
             legal += n;
             decisions += usize::from(n > 1);
         }

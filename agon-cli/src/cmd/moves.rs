@@ -55,7 +55,7 @@ pub fn legal_with_captures(game: &Game) -> Vec<(Action, Bitboard)> {
     if game.is_over() {
         return Vec::new();
     }
-    let mut actions = game.position().legal_actions();
+    let mut actions = game.position().legal().to_vec();
     actions.sort();
     actions
         .into_iter()

@@ -101,7 +101,7 @@ fn write_json(game: &Game) -> CliResult {
         let legal = if game.is_over() {
             0
         } else {
-            position.count_legal()
+            position.legal().count()
         };
         object.insert("ply".into(), game.ply_count().into());
         object.insert("legal_actions".into(), legal.into());

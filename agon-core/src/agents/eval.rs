@@ -177,7 +177,7 @@ impl Evaluator {
             }
             _ => true,
         };
-        if may_be_stuck && !pos.rules().forced_pass() && !pos.has_legal_action() {
+        if may_be_stuck && !pos.rules().forced_pass() && !pos.legal().any() {
             return Verdict::NoMoves;
         }
         let mut score = [0i32; 2];
@@ -272,9 +272,7 @@ impl Evaluator {
         if rules.relocate_throne() == RelocateThrone::Forbidden {
             open &= !Bitboard::THRONE;
         }
-        if rules.relocations_interact() {
-            open &= !features::forbidden_cells(pos, side);
-        }
+        open &= !pos.relocation_intervention_cells(side);
         let best = (0..6).find(|&k| (open & RINGS[k]).any()).unwrap_or(5);
         w.queen_ring[best] + w.captured_queen
     }
@@ -289,7 +287,9 @@ impl Evaluator {
 /// Cells a relocation of the side to move may go to (an over-approximation for guards:
 /// the outer ring).
 fn relocation_targets(pos: &Position, side: Side) -> Bitboard {
-    let mut open = pos.empty_cells() & !features::forbidden_cells(pos, side);
+    // The steps' cells even under `ludii`, whose relocations ignore intervention: an
+    // approximation the tuned weights were measured with.
+    let mut open = pos.empty_cells() & !pos.intervention_cells(side);
     let queen_due = (pos.pieces(side, PieceKind::Queen) & pos.captured()).any();
     if !queen_due {
         open &= Bitboard::OUTER;

@@ -4,11 +4,9 @@
 //! These are heuristics computed with whole-board bitboard operations. They read the rule
 //! set (capture geometry, intervention, ludii's flanking captured pieces) so that they are
 //! accurate, but nothing here decides legality or outcomes: the search always plays
-//! actions through [`Position::play_unchecked`] and asks [`Position::generate_legal`].
+//! actions through [`Position::play_unchecked`] and asks [`Position::legal`].
 
-use crate::cell::GEOMETRY;
-use crate::rules::{CaptureMode, Intervention};
-use crate::{Bitboard, Direction, PieceKind, Position, Side};
+use crate::{Bitboard, CaptureMode, Direction, Intervention, PieceKind, Position, Side};
 
 /// Moves every cell of `bits` one step in direction `D`, by shifting the whole set.
 ///
@@ -31,15 +29,6 @@ fn shift<const D: usize>(bits: u128) -> u128 {
 #[inline(always)]
 fn toward<const D: usize, const OPPOSITE: usize>(bits: u128) -> u128 {
     shift::<OPPOSITE>(bits)
-}
-
-/// Cells between two cells of `ends` (straight lines), as the engine's capture geometry
-/// defines it under `capture=line`.
-#[inline(always)]
-fn between_lines(ends: u128) -> u128 {
-    (toward::<0, 3>(ends) & toward::<3, 0>(ends))
-        | (toward::<1, 4>(ends) & toward::<4, 1>(ends))
-        | (toward::<2, 5>(ends) & toward::<5, 2>(ends))
 }
 
 /// `around(bits)[d]`: the cells whose neighbour in direction `d` is in `bits`.
@@ -65,16 +54,6 @@ pub(crate) const RINGS: [Bitboard; 6] = [
     Bitboard::ring(5),
 ];
 
-/// Pieces of `side` that make a cell "between" for the intervention rule.
-#[inline]
-pub(crate) fn blockers(pos: &Position, side: Side) -> Bitboard {
-    if pos.rules().captured_pieces_flank() {
-        pos.side_pieces(side)
-    } else {
-        pos.active(side)
-    }
-}
-
 /// Active guards of a side.
 #[inline]
 pub(crate) fn active_guards(pos: &Position, side: Side) -> Bitboard {
@@ -85,21 +64,6 @@ pub(crate) fn active_guards(pos: &Position, side: Side) -> Bitboard {
 #[inline]
 pub(crate) fn active_queen(pos: &Position, side: Side) -> Bitboard {
     pos.pieces(side, PieceKind::Queen) & !pos.captured()
-}
-
-/// Cells an action of `side` could never end on because of the intervention rule.
-#[inline]
-pub(crate) fn forbidden_cells(pos: &Position, side: Side) -> Bitboard {
-    let rules = pos.rules();
-    if rules.intervention() == Intervention::Forbidden {
-        let ends = blockers(pos, !side);
-        match rules.capture() {
-            CaptureMode::Line => Bitboard(between_lines(ends.0)),
-            CaptureMode::Ring => pos.between(ends),
-        }
-    } else {
-        Bitboard::EMPTY
-    }
 }
 
 /// Where the active pieces of `side` can step (ignoring whose turn it is), and how many
@@ -120,7 +84,7 @@ pub(crate) struct Steps {
 /// The step actions of `side` in normal play.
 #[cfg(test)]
 pub(crate) fn steps(pos: &Position, side: Side) -> Steps {
-    steps_avoiding(pos, side, forbidden_cells(pos, side))
+    steps_avoiding(pos, side, pos.intervention_cells(side))
 }
 
 /// The step actions of `side` in normal play, given the cells it may not end on.
@@ -131,17 +95,9 @@ fn steps_avoiding(pos: &Position, side: Side, forbidden: Bitboard) -> Steps {
     let guards = active_guards(pos, side).0;
     let queen = active_queen(pos, side).0;
     let mut targets = 0;
-    macro_rules! direction {
-        ($d:literal) => {
-            targets |= shift::<$d>(guards & GEOMETRY.step_source[$d]) & guard_open;
-        };
+    for d in Direction::ALL {
+        targets |= Bitboard(guards).step_targets(d).0 & guard_open;
     }
-    direction!(0);
-    direction!(1);
-    direction!(2);
-    direction!(3);
-    direction!(4);
-    direction!(5);
     let guard_count = (targets & INNER).count_ones();
     if let Some(q) = Bitboard(queen).first() {
         targets |= q.step_set().0 & open;
@@ -175,17 +131,10 @@ impl BothSides {
     #[inline]
     pub(crate) fn of(pos: &Position) -> BothSides {
         let rules = pos.rules();
-        let forbid = rules.intervention() == Intervention::Forbidden;
         if rules.capture() == CaptureMode::Ring {
-            let forbidden = |side: Side| {
-                if forbid {
-                    pos.between(blockers(pos, !side))
-                } else {
-                    Bitboard::EMPTY
-                }
-            };
             return BothSides {
-                steps: Side::BOTH.map(|side| steps_avoiding(pos, side, forbidden(side))),
+                steps: Side::BOTH
+                    .map(|side| steps_avoiding(pos, side, pos.intervention_cells(side))),
                 capture_cells: Side::BOTH.map(|side| capture_cells(pos, side)),
                 lines: false,
             };
@@ -193,15 +142,17 @@ impl BothSides {
         // Blockers and flankers are the same pieces (active ones, or all under ludii).
         // Each set is computed with few sets alive at once: keeping all twelve shifted
         // sets costs more in register spills than shifting twice.
-        let pieces = Side::BOTH.map(|side| flankers(pos, side).0);
+        let forbid = rules.intervention() == Intervention::Forbidden;
+        let pieces = Side::BOTH.map(|side| pos.flankers(side).0);
         let empty = pos.empty_cells().0;
         let steps = Side::BOTH.map(|side| {
+            // `pos.intervention_cells(side)`, from the flankers already at hand.
             let forbidden = if forbid {
-                between_lines(pieces[(!side).index()])
+                Bitboard::between_on_lines(Bitboard(pieces[(!side).index()]))
             } else {
-                0
+                Bitboard::EMPTY
             };
-            steps_avoiding(pos, side, Bitboard(forbidden))
+            steps_avoiding(pos, side, forbidden)
         });
         let capture_cells = Side::BOTH.map(|side| {
             let victims = pos.active(!side).0;
@@ -222,7 +173,7 @@ impl BothSides {
         }
         // x is captured from c when c is x's neighbour in direction d + 3 and the flanker
         // is x's neighbour in direction d.
-        let flanking = around(flankers(pos, side).0);
+        let flanking = around(pos.flankers(side).0);
         let arrivals = around(cells.0);
         let exposed = pos.active(!side).0;
         let mut found = 0;
@@ -260,7 +211,7 @@ fn line_capture_cells(victims: u128, flankers: u128) -> u128 {
 #[inline]
 pub(crate) fn capture_cells(pos: &Position, side: Side) -> Bitboard {
     let victims = pos.active(!side);
-    let flankers = flankers(pos, side);
+    let flankers = pos.flankers(side);
     let empty = pos.empty_cells();
     match pos.rules().capture() {
         CaptureMode::Line => Bitboard(line_capture_cells(victims.0, flankers.0)) & empty,
@@ -285,7 +236,7 @@ pub(crate) fn capture_cells(pos: &Position, side: Side) -> Bitboard {
 /// short loop: call it with the few capture cells a side can reach).
 pub(crate) fn victims(pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
     let victims = pos.active(!side);
-    let flankers = flankers(pos, side);
+    let flankers = pos.flankers(side);
     let mut found = Bitboard::EMPTY;
     for at in cells {
         match pos.rules().capture() {
@@ -316,16 +267,6 @@ pub(crate) fn victims(pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
     found
 }
 
-/// The pieces of `side` that flank: active ones (and captured ones under `ludii`).
-#[inline]
-fn flankers(pos: &Position, side: Side) -> Bitboard {
-    if pos.rules().captured_pieces_flank() {
-        pos.side_pieces(side)
-    } else {
-        pos.active(side)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,7 +281,7 @@ mod tests {
             let mut game = Game::new(rules);
             while !game.is_over() && game.ply_count() < 300 {
                 out.push(*game.position());
-                game.position().generate_legal(&mut list);
+                game.position().legal().generate(&mut list);
                 game.play_unchecked(list[rng.below(list.len())]);
             }
         }
@@ -383,7 +324,7 @@ mod tests {
                 }
                 let me = pos.to_move();
                 let mut list = ActionList::new();
-                pos.generate_legal(&mut list);
+                pos.legal().generate(&mut list);
                 let engine: Bitboard = list.iter().filter_map(|a| a.destination()).collect();
                 let ours = steps(&pos, me);
                 assert_eq!(ours.targets, engine, "{rules}\n{pos}");
@@ -421,7 +362,7 @@ mod tests {
             for pos in sample_positions(rules, 4) {
                 let me = pos.to_move();
                 let cells = capture_cells(&pos, me);
-                pos.generate_legal(&mut list);
+                pos.legal().generate(&mut list);
                 for &action in list.iter() {
                     let Some(to) = action.destination() else {
                         continue;

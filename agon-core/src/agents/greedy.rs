@@ -98,7 +98,7 @@ impl Agent for GreedyAgent {
         let mover = root.to_move();
         self.history.reset(game);
         let mut list = ActionList::new();
-        root.generate_legal(&mut list);
+        root.legal().generate(&mut list);
         let mut best = i64::MIN;
         let mut ties: Vec<Action> = Vec::new();
         for &action in list.iter() {

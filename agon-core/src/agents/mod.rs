@@ -118,7 +118,7 @@ mod tests {
             let mut game = Game::new(rules);
             let plies = rng.below(120);
             while !game.is_over() && game.ply_count() < plies {
-                game.position().generate_legal(&mut list);
+                game.position().legal().generate(&mut list);
                 game.play_unchecked(list[rng.below(list.len())]);
             }
             if !game.is_over() {
@@ -144,7 +144,7 @@ mod tests {
                 for game in random_games(rules, 8, 3) {
                     let action = agent.choose(&game);
                     assert!(
-                        game.position().is_legal(action),
+                        game.position().legal().contains(action),
                         "{spec} chose illegal {action} under {rules}\n{}",
                         game.position()
                     );

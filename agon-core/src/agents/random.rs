@@ -41,7 +41,7 @@ impl Agent for RandomAgent {
 
     fn choose(&mut self, game: &Game) -> Action {
         let mut list = ActionList::new();
-        game.position().generate_legal(&mut list);
+        game.position().legal().generate(&mut list);
         list[self.rng.below(list.len())]
     }
 }

@@ -3,7 +3,6 @@
 //! "the side to move has no legal action", is made where the actions are generated.)
 
 use super::history::History;
-use crate::game::outcome_after_action;
 use crate::{Position, Side};
 
 /// A finished game as the search sees it.
@@ -18,7 +17,7 @@ pub(crate) enum Terminal {
 /// Whether the game ends with `position`, just reached by an action of `mover`.
 #[inline]
 pub(crate) fn judge(position: &Position, mover: Side, history: &History) -> Option<Terminal> {
-    let outcome = outcome_after_action(position, mover, || history.is_draw(position))?;
+    let outcome = position.outcome_after_action(mover, || history.is_draw(position))?;
     Some(match outcome.result.winner() {
         Some(side) => Terminal::Win(side),
         None => Terminal::Draw,

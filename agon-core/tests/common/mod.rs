@@ -54,7 +54,8 @@ pub fn setup(rules_name: &str, to_move: Side, white: &str, black: &str) -> Posit
 /// Every legal action, in notation, in the engine's (kind, cells) order.
 pub fn legal(position: &Position) -> Vec<String> {
     position
-        .legal_actions()
+        .legal()
+        .to_vec()
         .iter()
         .map(Action::to_string)
         .collect()
@@ -64,7 +65,8 @@ pub fn legal(position: &Position) -> Vec<String> {
 pub fn steps_from(position: &Position, from: &str) -> Vec<String> {
     let from = cell(from);
     let mut to: Vec<Cell> = position
-        .legal_actions()
+        .legal()
+        .to_vec()
         .into_iter()
         .filter_map(|a| match a {
             Action::Step { from: f, to } if f == from => Some(to),
@@ -95,7 +97,7 @@ pub fn play(position: &Position, action: &str) -> (Position, Vec<String>) {
         panic!("`{action}` should be legal but: {e}\n{position}");
     }
     assert!(
-        position.legal_actions().contains(&action),
+        position.legal().to_vec().contains(&action),
         "`{action}` passes check but is not generated\n{position}"
     );
     let mut after = *position;
@@ -107,7 +109,7 @@ pub fn play(position: &Position, action: &str) -> (Position, Vec<String>) {
 pub fn refusal(position: &Position, action: &str) -> String {
     let action = act(action);
     assert!(
-        !position.legal_actions().contains(&action),
+        !position.legal().to_vec().contains(&action),
         "`{action}` is generated but should be illegal\n{position}"
     );
     match position.check(action) {

@@ -84,7 +84,7 @@ fn main() {
                         _ => {}
                     }
                 }
-                let action = game.legal_actions()[0];
+                let action = game.legal().to_vec()[0];
                 let mut after = *game.position();
                 let captured = after.play_unchecked(action);
                 send(EngineMessage::BestMove(format_annotated(action, captured)));

@@ -144,7 +144,7 @@ fn annotate(root: &Position, actions: &[Action]) -> Vec<String> {
     let mut position = *root;
     let mut out = Vec::new();
     for &action in actions {
-        if !position.is_legal(action) {
+        if !position.legal().contains(action) {
             break;
         }
         let captured = position.play_unchecked(action);

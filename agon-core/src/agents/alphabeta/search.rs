@@ -12,7 +12,7 @@ use crate::agents::eval::{Evaluator, Verdict};
 use crate::agents::features;
 use crate::agents::history::History;
 use crate::agents::terminal::{judge, Terminal};
-use crate::{Action, ActionList, Bitboard, Game, Phase, Position, Side};
+use crate::{Action, ActionList, Bitboard, Formation, Game, Phase, Position, Side};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -177,7 +177,7 @@ impl Searcher {
         let root = *game.position();
         self.root_side = root.decider();
         let mut list = ActionList::new();
-        root.generate_legal(&mut list);
+        root.legal().generate(&mut list);
         let mut moves: Vec<(Action, i32)> = list.iter().map(|&a| (a, -INFINITY)).collect();
         let mut report = SearchReport {
             action: moves[0].0,
@@ -233,12 +233,12 @@ impl Searcher {
         loop {
             let mover = pos.to_move();
             pos.play_unchecked(action);
-            if pos.formation(mover).is_some() || seen.contains(&pos.hash()) {
+            if pos.formation(mover) != Formation::None || seen.contains(&pos.hash()) {
                 break;
             }
             seen.push(pos.hash());
             match self.tt.probe(Table::key(&pos)).and_then(|hit| hit.action) {
-                Some(next) if pv.len() < depth as usize && pos.is_legal(next) => {
+                Some(next) if pv.len() < depth as usize && pos.legal().contains(next) => {
                     pv.push(next);
                     action = next;
                 }
@@ -396,7 +396,7 @@ impl Searcher {
                 }
             }
         }
-        pos.generate_legal(&mut self.lists[ply]);
+        pos.legal().generate(&mut self.lists[ply]);
         let n = self.lists[ply].len();
         if n == 0 {
             return if me == mover {
@@ -590,7 +590,7 @@ impl Searcher {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        pos.generate_legal_to(cells, &mut self.lists[ply]);
+        pos.legal().generate_to(cells, &mut self.lists[ply]);
         let n = self.lists[ply].len();
         for i in 0..n {
             let action = self.lists[ply][i];

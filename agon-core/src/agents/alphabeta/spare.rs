@@ -71,7 +71,7 @@ mod tests {
                 let mut rng = Rng::new(s);
                 let mut game = Game::new(rules);
                 while !game.is_over() && game.ply_count() < plies {
-                    let action = game.random_legal(&mut rng).expect("the game goes on");
+                    let action = game.legal().random(&mut rng).expect("the game goes on");
                     game.play_unchecked(action);
                 }
                 game

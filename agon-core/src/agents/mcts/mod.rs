@@ -230,7 +230,7 @@ impl MctsAgent {
         let start = Instant::now();
         let root = *game.position();
         let mut list = ActionList::new();
-        root.generate_legal(&mut list);
+        root.legal().generate(&mut list);
         self.history.reset(game);
         // Take a win at once when there is one.
         let me = root.decider();

@@ -41,18 +41,16 @@ pub(crate) fn playout(
     let mut pos = *pos;
     let mut weights = [0u32; ActionList::CAPACITY];
     for _ in 0..plies {
-        pos.generate_legal(list);
+        pos.legal().generate(list);
         if list.is_empty() {
             return win_for(!pos.to_move());
         }
         let action = pick(&pos, list, &mut weights, rng);
         let mover = pos.to_move();
         pos.play_unchecked(action);
-        if let Some(wins) = pos.formation(mover) {
-            return win_for(if wins { mover } else { !mover });
-        }
-        if pos.rules().forced_pass() && pos.passes() >= 2 {
-            return 0.5;
+        // Repetition is not tracked in playouts.
+        if let Some(outcome) = pos.outcome_after_action(mover, || false) {
+            return outcome.result.winner().map_or(0.5, win_for);
         }
     }
     evaluate(eval, &pos)

@@ -161,7 +161,7 @@ impl Tree {
 
     /// Creates the children of a node, most promising first (by the playout policy).
     fn expand(&mut self, id: NodeId, pos: &Position, cx: &mut Context, list: &mut ActionList) {
-        pos.generate_legal(list);
+        pos.legal().generate(list);
         if list.is_empty() {
             self.nodes[id as usize].terminal = Some(playout::win_for(!pos.to_move()));
             return;
