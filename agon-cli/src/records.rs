@@ -78,7 +78,10 @@ pub fn select_from_record(
                         format!("--ply takes 0 (the start) to {total}"),
                     ));
                 }
-                let mut replay = Game::from_position(record.start_position());
+                let start = record.start_position().map_err(|e| {
+                    CliError::new(format!("{name}: game {game} does not start: {e}"))
+                })?;
+                let mut replay = Game::from_position(start);
                 for p in &record.plies[..wanted] {
                     replay.play(p.action).map_err(|e| {
                         CliError::new(format!("{name}: game {game} does not replay: {e}"))

@@ -99,8 +99,9 @@ impl Game {
         Game::from_position(Position::start(rules))
     }
 
-    /// A new game from any position. If the side that moved last already has a formation,
-    /// or the side to move has no legal action, the game starts finished.
+    /// A new game from a position (one that can arise in a game: see
+    /// [`Position::from_setup`]). If the side that moved last already has a formation, or
+    /// the side to move has no legal action, the game starts finished.
     pub fn from_position(start: Position) -> Game {
         Game::from_parts(
             start,

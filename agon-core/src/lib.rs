@@ -34,6 +34,7 @@ mod playout;
 mod position;
 mod rng;
 mod rules;
+mod setup;
 mod side;
 mod zobrist;
 
@@ -52,4 +53,5 @@ pub use rules::{
     CaptureMode, Intervention, Opening, ParseRulesError, QueenRelocatedBy, RelocateThrone,
     Repetition, Rules, RulesError, Switch, SwitchInfo, TouchMove, SWITCHES,
 };
+pub use setup::{ParsePiecesError, PiecesErrorKind, PositionError, PositionErrorKinds, Setup};
 pub use side::{Piece, PieceKind, Side};

@@ -1,6 +1,9 @@
 //! The position: pieces on cells, captured marks, pieces in hand, side to move, rules.
 //!
-//! A [`Position`] is a small `Copy` value (a few `u128` sets), so search can copy it freely.
+//! A [`Position`] is always one that can arise in a game under its rules: build one with
+//! [`Position::start`], by playing actions, or from a [`Setup`] with
+//! [`Position::from_setup`], which refuses anything else. It is a small `Copy` value (a
+//! few `u128` sets), so search can copy it freely.
 //! It knows every rule that depends on the board alone: legal actions, applying an action
 //! with its captures, and formations. Rules that need the game's history (repetition) live
 //! in [`crate::Game`].
@@ -8,6 +11,7 @@
 use crate::illegal::IllegalAction;
 use crate::movegen::LegalActions;
 use crate::rules::{CaptureMode, Intervention};
+use crate::setup::Setup;
 use crate::zobrist::{hand_key, piece_key, side_key};
 use crate::{
     Action, Bitboard, Cell, GameResult, Outcome, Piece, PieceKind, Rules, Side, Termination,
@@ -102,9 +106,24 @@ impl Position {
         position
     }
 
-    /// An empty board with nothing in hand (a starting point for building positions; not a
-    /// legal game position until pieces are added).
-    pub fn empty(rules: Rules, to_move: Side) -> Position {
+    /// The position of a setup that [`Position::from_setup`] has checked.
+    pub(crate) fn from_checked_setup(setup: &Setup, rules: Rules) -> Position {
+        let mut position = Position::empty(rules, setup.to_move);
+        for (&cell, piece) in &setup.pieces {
+            position.put(cell, piece.side, piece.kind, piece.captured);
+        }
+        for side in Side::BOTH {
+            for kind in [PieceKind::Queen, PieceKind::Guard] {
+                position.set_in_hand(side, kind, setup.in_hand(side, kind));
+            }
+        }
+        position.passes = setup.passes;
+        position
+    }
+
+    /// An empty board with nothing in hand (not a position of any game: only a start for
+    /// building one).
+    fn empty(rules: Rules, to_move: Side) -> Position {
         let mut position = Position {
             sides: [Bitboard::EMPTY; 2],
             queens: Bitboard::EMPTY,
@@ -115,15 +134,15 @@ impl Position {
             rules,
             hash: 0,
         };
-        position.set_to_move(to_move);
+        if to_move == Side::Black {
+            position.to_move = Side::Black;
+            position.hash ^= side_key();
+        }
         position
     }
 
-    // ----- building (unchecked) -----
-
-    /// Puts a piece on an empty cell (building positions; no rule is checked here, use
-    /// [`Position::validate`] afterwards).
-    pub fn put(&mut self, cell: Cell, side: Side, kind: PieceKind, captured: bool) {
+    /// Puts a piece on an empty cell.
+    fn put(&mut self, cell: Cell, side: Side, kind: PieceKind, captured: bool) {
         debug_assert!(self.piece_at(cell).is_none());
         self.sides[side.index()] |= cell.bit();
         if kind == PieceKind::Queen {
@@ -135,100 +154,11 @@ impl Position {
         self.hash ^= piece_key(side, kind, captured, cell);
     }
 
-    /// Removes whatever stands on a cell.
-    pub fn remove(&mut self, cell: Cell) -> Option<Piece> {
-        let piece = self.piece_at(cell)?;
-        self.hash ^= piece_key(piece.side, piece.kind, piece.captured, cell);
-        let mask = !cell.bit();
-        self.sides[piece.side.index()] &= mask;
-        self.queens &= mask;
-        self.captured &= mask;
-        Some(piece)
-    }
-
-    /// Sets how many pieces of a kind a side holds in hand.
-    pub fn set_in_hand(&mut self, side: Side, kind: PieceKind, count: u8) {
+    /// Sets how many pieces of a kind a side holds in hand (at most 7, the hash's range).
+    fn set_in_hand(&mut self, side: Side, kind: PieceKind, count: u8) {
         let slot = &mut self.in_hand[side.index()][kind.index()];
         self.hash ^= hand_key(side, kind, *slot) ^ hand_key(side, kind, count.min(7));
         *slot = count.min(7);
-    }
-
-    /// Sets the side to move.
-    pub fn set_to_move(&mut self, side: Side) {
-        if self.to_move != side {
-            self.hash ^= side_key();
-            self.to_move = side;
-        }
-    }
-
-    /// Sets the number of consecutive passes just played (only `ludii` reads it).
-    pub fn set_passes(&mut self, passes: u8) {
-        self.passes = passes;
-    }
-
-    /// Checks that the position could arise in a game: piece counts, no guard on the
-    /// throne, pieces in hand only in a placement opening and consistent with alternation.
-    /// Returns every problem found.
-    pub fn validate(&self) -> Result<(), Vec<String>> {
-        let mut problems = Vec::new();
-        for side in Side::BOTH {
-            for kind in [PieceKind::Queen, PieceKind::Guard] {
-                let on_board = self.pieces(side, kind).count() as u8;
-                let in_hand = self.in_hand(side, kind);
-                let expected = kind.count_per_side();
-                if on_board + in_hand != expected {
-                    problems.push(format!(
-                        "{side} has {on_board} {kind}{} on the board and {in_hand} in hand; \
-                         expected {expected} in all",
-                        if on_board == 1 { "" } else { "s" },
-                        kind = kind.name()
-                    ));
-                }
-            }
-        }
-        if (self.sides[0] & self.sides[1]).any() {
-            problems.push("a cell holds pieces of both sides".into());
-        }
-        if (Bitboard::THRONE & self.occupied() & !self.queens).any() {
-            problems.push("a guard stands on the throne f6 (only a queen may)".into());
-        }
-        let in_hand_total: u8 = self.in_hand.iter().flatten().sum();
-        if in_hand_total > 0 {
-            if !self.rules.has_placement() {
-                problems.push(format!(
-                    "pieces in hand need a placement opening, but the rules are `{}`",
-                    self.rules
-                ));
-            }
-            if self.captured.any() {
-                problems.push("no piece can be captured during the placement opening".into());
-            }
-            if (self.occupied() & !Bitboard::OUTER).any() {
-                problems
-                    .push("during the placement opening every piece is on the outer ring".into());
-            }
-            let placed = |side: Side| 7 - self.in_hand[side.index()].iter().sum::<u8>();
-            let (w, b) = (placed(Side::White), placed(Side::Black));
-            let expected_mover = if w == b { Side::White } else { Side::Black };
-            if !(w == b || w == b + 1) || expected_mover != self.to_move {
-                problems.push(format!(
-                    "placements alternate from White: with {w} White and {b} Black pieces \
-                     placed, {expected_mover} would be to move"
-                ));
-            }
-            for side in Side::BOTH {
-                if self.in_hand(side, PieceKind::Queen) == 1
-                    && self.in_hand(side, PieceKind::Guard) < 6
-                {
-                    problems.push(format!("{side} placed a guard before its queen"));
-                }
-            }
-        }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems)
-        }
     }
 
     // ----- reading -----
@@ -595,7 +525,9 @@ impl Position {
     }
 
     /// The position turned by a half turn about the throne with the colours swapped: the
-    /// mirror image that the symmetric start maps to itself.
+    /// mirror image that the symmetric start maps to itself. A tool for symmetry tests:
+    /// during a placement opening the image has Black placing first, which no game has
+    /// ([`Position::from_setup`] would refuse it).
     pub fn mirrored(&self) -> Position {
         let mut mirror = Position::empty(self.rules, !self.to_move);
         for cell in self.occupied() {

@@ -290,7 +290,7 @@ fn ring_neighbours_walk_each_ring() {
 #[test]
 fn the_standard_start_is_rules_section_2() {
     let start = Position::start(Rules::STANDARD);
-    assert_eq!(start.validate(), Ok(()));
+    assert!(common::survives_from_setup(&start));
     assert_eq!(start.to_move(), Side::White);
     let expect = |side, kind, list: &str| {
         assert_eq!(
@@ -368,8 +368,7 @@ fn the_start_is_symmetric_under_a_half_turn() {
     }
     let mirror = start.mirrored();
     assert_eq!(mirror.to_move(), Side::Black);
-    let mut same_but_black_to_move = start;
-    same_but_black_to_move.set_to_move(Side::Black);
+    let same_but_black_to_move = common::edited(&start, |s| s.with_to_move(Side::Black));
     assert_eq!(mirror, same_but_black_to_move);
     assert_eq!(mirror.hash(), same_but_black_to_move.hash());
 }

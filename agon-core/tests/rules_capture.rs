@@ -98,8 +98,7 @@ fn the_queen_is_captured_on_the_throne() {
     );
     assert!(play(&ring, "d4-e5").1.is_empty());
 
-    let mut black_to_move = position;
-    black_to_move.set_to_move(Side::Black);
+    let black_to_move = common::edited(&position, |s| s.with_to_move(Side::Black));
     assert!(steps_from(&black_to_move, "f6").is_empty());
 
     let (after, _) = play(&position, "d4-e5");

@@ -101,8 +101,7 @@ fn no_move_position(rules_name: &str) -> Position {
 #[test]
 fn a_side_without_a_legal_action_loses() {
     let position = no_move_position("standard");
-    let mut before_black = position;
-    before_black.set_to_move(Side::Black);
+    let before_black = common::edited(&position, |s| s.with_to_move(Side::Black));
     assert_eq!(common::legal(&before_black), ["e7-f8"]);
 
     let mut game = Game::from_position(position);
@@ -139,16 +138,11 @@ fn passing_instead_of_losing() {
 /// found one), so the position is built as if White had just been forced to pass.
 #[test]
 fn ludii_two_passes_in_a_row_draw() {
-    let mut stuck = no_move_position("ludii");
-    stuck.remove(common::cell("e8"));
-    stuck.put(
-        common::cell("f8"),
-        Side::White,
-        agon_core::PieceKind::Guard,
-        false,
-    );
-    stuck.set_to_move(Side::Black);
-    stuck.set_passes(1);
+    let stuck = common::edited(&no_move_position("ludii"), |mut s| {
+        let guard = s.pieces.remove(&common::cell("e8")).expect("a guard on e8");
+        s.pieces.insert(common::cell("f8"), guard);
+        s.with_to_move(Side::Black).with_passes(1)
+    });
     let mut game = Game::from_position(stuck);
     assert!(!game.is_over());
     play_all(&mut game, "pass");

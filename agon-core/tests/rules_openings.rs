@@ -13,7 +13,7 @@ fn placements(kind: &str, cells: &[String]) -> Vec<String> {
 #[test]
 fn placement_starts_empty_with_every_piece_in_hand_and_queens_first() {
     let start = Position::start(rules("opening=placement"));
-    assert_eq!(start.validate(), Ok(()));
+    assert!(common::survives_from_setup(&start));
     assert!(start.occupied().is_empty());
     for side in Side::BOTH {
         assert_eq!(start.in_hand(side, PieceKind::Queen), 1);
@@ -93,7 +93,7 @@ fn placements_neither_capture_nor_are_captured_and_white_steps_first() {
     assert!(!legal(game.position()).contains(&"pass".to_string()));
     play_all(&mut game, "G@k7");
     let position = *game.position();
-    assert_eq!(position.validate(), Ok(()));
+    assert!(common::survives_from_setup(&position));
     assert!(position.captured().is_empty());
     for side in Side::BOTH {
         assert_eq!(position.in_hand(side, PieceKind::Guard), 0);

@@ -67,7 +67,8 @@ pub use action_token::{format_annotated, parse_action, ActionError, AnnotatedAct
 pub use error::{ErrorKind, RecordError};
 pub use json::{PieceJson, PositionJson};
 pub use position_notation::{
-    format_position, parse_position, PositionError, PLACEMENT_START_POSITION, START_POSITION,
+    format_position, parse_position, parse_setup, PositionError, PLACEMENT_START_POSITION,
+    START_POSITION,
 };
 pub use reader::{Dots, Flow, Location, Reader, SyntaxError, Visitor, MAX_TOKEN};
 pub use record::{GameRecord, ENGINE_TAGS, LINE_WIDTH, MAX_TAG_VALUE, ROSTER_TAGS};

@@ -15,13 +15,19 @@
 //! 4. only under `ludii`, and only right after a pass: `1`, the number of consecutive passes
 //!    just played (a second pass would draw the game).
 //!
+//! Reading is two steps, as for chess's FEN in shakmaty: [`parse_setup`] reads the syntax
+//! into an [`agon_core::Setup`] (any arrangement), and [`parse_position`] adds the rule set
+//! and asks [`Position::from_setup`] whether the setup can arise in a game.
+//!
 //! The rule set is not part of the string: a position string is always read under a known
 //! rule set (a record's `Variant` tag, a `--rules` option), and keeping it out keeps the
 //! string short and free of the commas and `=` signs of rule-set names.
 //! The writer's output is the only string the strict parser accepts for a position, so
 //! equal positions have equal strings.
 
-use agon_core::{Cell, Phase, PieceKind, Position, Rules, Side, FILE_LETTERS};
+use agon_core::{
+    Cell, Piece, PieceKind, Position, PositionErrorKinds, Rules, Setup, Side, FILE_LETTERS,
+};
 use std::fmt;
 
 /// The standard start position in position notation.
@@ -96,8 +102,10 @@ pub fn format_position(position: &Position) -> String {
 }
 
 /// Parses a position string under a rule set, strictly: only the canonical form written by
-/// [`format_position`] is accepted, and the position must be one that can arise in a game
-/// (piece counts, no guard on the throne, pieces in hand only during a placement opening).
+/// [`format_position`] is accepted ([`parse_setup`]), and the position must be one that can
+/// arise in a game under `rules` ([`Position::from_setup`]: piece counts, no guard on the
+/// throne, pieces in hand only during a placement opening, ...). A rule problem is reported
+/// at the column of the field it concerns, with every problem in the message.
 ///
 /// ```
 /// use agon_core::{Position, Rules};
@@ -109,12 +117,70 @@ pub fn format_position(position: &Position) -> String {
 /// assert_eq!(error.unwrap_err().column, 43);
 /// ```
 pub fn parse_position(text: &str, rules: Rules) -> Result<Position, PositionError> {
-    Parser {
-        chars: text.char_indices().collect(),
-        at: 0,
-        text,
+    let fields = Parser::new(text).fields()?;
+    if let Some(column) = fields.pass_column {
+        if !rules.forced_pass() {
+            return Err(PositionError {
+                column,
+                message: format!(
+                    "unexpected `1`: a pass count is only written under `ludii`, and the rules \
+                     are `{rules}`"
+                ),
+            });
+        }
     }
-    .position(rules)
+    let columns = fields.columns();
+    Position::from_setup(fields.setup, rules).map_err(|e| PositionError {
+        column: columns(e.kinds()),
+        message: e.to_string(),
+    })
+}
+
+/// Reads the syntax of a position string into a [`Setup`], strictly (only the canonical
+/// form written by [`format_position`]), without asking whether the arrangement can arise
+/// in a game: that is [`Position::from_setup`]'s business ([`parse_position`] does both).
+///
+/// ```
+/// use agon_core::{Position, PositionErrorKinds, Rules};
+/// use agon_notation::parse_setup;
+/// // Syntax is fine: a lone White guard on the throne.
+/// let setup = parse_setup("6/7/8/9/10/5G5/10/9/8/7/6 w -").unwrap();
+/// assert_eq!(setup.pieces.len(), 1);
+/// let error = Position::from_setup(setup, Rules::STANDARD).unwrap_err();
+/// assert!(error.kinds().contains(PositionErrorKinds::GUARD_ON_THRONE));
+/// ```
+pub fn parse_setup(text: &str) -> Result<Setup, PositionError> {
+    Parser::new(text).fields().map(|fields| fields.setup)
+}
+
+/// A parsed position string: the setup, and where its fields stand (1-based columns) for
+/// pointing at rule problems.
+struct Fields {
+    setup: Setup,
+    /// The column of the piece on the throne, if any.
+    throne_column: Option<usize>,
+    /// The column of the pieces in hand.
+    hand_column: usize,
+    /// The column of the pass count, if written.
+    pass_column: Option<usize>,
+}
+
+impl Fields {
+    /// The column of the first field (in the text) that a set of rule problems concerns.
+    fn columns(&self) -> impl Fn(PositionErrorKinds) -> usize {
+        let (throne, hand, pass) = (self.throne_column, self.hand_column, self.pass_column);
+        move |kinds| {
+            kinds
+                .iter()
+                .map(|kind| match kind {
+                    PositionErrorKinds::GUARD_ON_THRONE => throne.unwrap_or(hand),
+                    PositionErrorKinds::PASS_DURING_PLACEMENT => pass.unwrap_or(hand),
+                    _ => hand,
+                })
+                .min()
+                .unwrap_or(hand)
+        }
+    }
 }
 
 /// The cells of a file (0 = `a`), from rank 1 upward.
@@ -148,6 +214,14 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    fn new(text: &str) -> Parser<'_> {
+        Parser {
+            chars: text.char_indices().collect(),
+            at: 0,
+            text,
+        }
+    }
+
     fn peek(&self) -> Option<char> {
         self.chars.get(self.at).map(|&(_, c)| c)
     }
@@ -170,15 +244,15 @@ impl Parser<'_> {
         }
     }
 
-    fn position(mut self, rules: Rules) -> Result<Position, PositionError> {
+    fn fields(mut self) -> Result<Fields, PositionError> {
         if self.text.is_empty() {
             return self.error(
                 1,
                 "empty position string; expected a board like `".to_string() + START_POSITION + "`",
             );
         }
-        let mut position = Position::empty(rules, Side::White);
-        let mut counts = [[0u8; 2]; 2];
+        let mut setup = Setup::empty();
+        let mut throne_column = None;
         for file_index in 0..FILE_LETTERS.len() {
             if file_index > 0 {
                 match self.peek() {
@@ -196,7 +270,7 @@ impl Parser<'_> {
                     }
                 }
             }
-            self.file(file_index, &mut position, &mut counts)?;
+            self.file(file_index, &mut setup, &mut throne_column)?;
         }
         if self.peek() == Some('/') {
             return self.error(
@@ -217,23 +291,19 @@ impl Parser<'_> {
             }
         };
         self.at += 1;
-        position.set_to_move(side);
+        setup.to_move = side;
         self.space("the pieces in hand (`-` or letters like `QGGGGGGqgggggg`)")?;
         let hand_column = self.column();
-        self.hand(&mut position)?;
+        self.hand(&mut setup)?;
+        let mut pass_column = None;
         if self.peek() == Some(' ') {
             self.at += 1;
             let column = self.column();
-            if !rules.forced_pass() {
-                return self.error(
-                    column,
-                    format!("unexpected {}: a pass count is only written under `ludii`, and the rules are `{rules}`", self.describe_here()),
-                );
-            }
             match self.peek() {
                 Some('1') => {
                     self.at += 1;
-                    position.set_passes(1);
+                    setup.passes = 1;
+                    pass_column = Some(column);
                 }
                 _ => {
                     return self.error(
@@ -253,17 +323,12 @@ impl Parser<'_> {
                 format!("unexpected {} after the last field", self.describe_here()),
             );
         }
-        self.totals(&position, hand_column)?;
-        if let Err(problems) = position.validate() {
-            return self.error(hand_column, problems.join("; "));
-        }
-        if position.passes() > 0 && position.phase() == Phase::Placement {
-            return self.error(
-                self.column() - 1,
-                "no pass is possible during the placement opening",
-            );
-        }
-        Ok(position)
+        Ok(Fields {
+            setup,
+            throne_column,
+            hand_column,
+            pass_column,
+        })
     }
 
     fn space(&mut self, what: &str) -> Result<(), PositionError> {
@@ -287,8 +352,8 @@ impl Parser<'_> {
     fn file(
         &mut self,
         file_index: usize,
-        position: &mut Position,
-        counts: &mut [[u8; 2]; 2],
+        setup: &mut Setup,
+        throne_column: &mut Option<usize>,
     ) -> Result<(), PositionError> {
         let cells: Vec<Cell> = file_cells(file_index).collect();
         let letter = FILE_LETTERS[file_index] as char;
@@ -356,28 +421,17 @@ impl Parser<'_> {
             if captured {
                 self.at += 1;
             }
-            let count = &mut counts[side.index()][kind.index()];
-            *count += 1;
-            if *count > kind.count_per_side() {
-                return self.error(
-                    column,
-                    match kind {
-                        PieceKind::Queen => {
-                            format!("{side} has a second queen (on {cell}); each side has one")
-                        }
-                        PieceKind::Guard => {
-                            format!("{side} has a seventh guard (on {cell}); each side has six")
-                        }
-                    },
-                );
+            if cell == Cell::THRONE {
+                *throne_column = Some(column);
             }
-            if kind == PieceKind::Guard && cell == Cell::THRONE {
-                return self.error(
-                    column,
-                    "a guard on the throne f6: only a queen may stand there",
-                );
-            }
-            position.put(cell, side, kind, captured);
+            setup.pieces.insert(
+                cell,
+                Piece {
+                    side,
+                    kind,
+                    captured,
+                },
+            );
             filled += 1;
         }
         if filled < cells.len() {
@@ -393,7 +447,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn hand(&mut self, position: &mut Position) -> Result<(), PositionError> {
+    fn hand(&mut self, setup: &mut Setup) -> Result<(), PositionError> {
         if self.peek() == Some('-') {
             self.at += 1;
             return Ok(());
@@ -419,11 +473,7 @@ impl Parser<'_> {
                 );
             }
             last = slot;
-            counts[slot] += 1;
-            let limit = if slot % 2 == 0 { 1 } else { 6 };
-            if counts[slot] > limit {
-                return self.error(self.column(), format!("more than {limit} `{c}` in hand"));
-            }
+            counts[slot] = counts[slot].saturating_add(1);
             self.at += 1;
         }
         if self.column() == start {
@@ -432,31 +482,7 @@ impl Parser<'_> {
                 "expected the pieces in hand: `-` or letters like `QGGGGGGqgggggg`",
             );
         }
-        position.set_in_hand(Side::White, PieceKind::Queen, counts[0]);
-        position.set_in_hand(Side::White, PieceKind::Guard, counts[1]);
-        position.set_in_hand(Side::Black, PieceKind::Queen, counts[2]);
-        position.set_in_hand(Side::Black, PieceKind::Guard, counts[3]);
-        Ok(())
-    }
-
-    /// Missing pieces: each side has one queen and six guards, on the board or in hand.
-    fn totals(&self, position: &Position, hand_column: usize) -> Result<(), PositionError> {
-        for side in Side::BOTH {
-            for kind in [PieceKind::Queen, PieceKind::Guard] {
-                let on_board = position.pieces(side, kind).count() as u8;
-                let in_hand = position.in_hand(side, kind);
-                let expected = kind.count_per_side();
-                if on_board + in_hand != expected {
-                    return self.error(
-                        hand_column,
-                        format!(
-                            "{side} has {on_board} {} on the board and {in_hand} in hand; expected {expected} in all",
-                            if on_board == 1 { kind.name().to_string() } else { format!("{}s", kind.name()) }
-                        ),
-                    );
-                }
-            }
-        }
+        setup.in_hand = [[counts[0], counts[1]], [counts[2], counts[3]]];
         Ok(())
     }
 }
@@ -495,18 +521,39 @@ mod tests {
                 "file a has 6 cells (a1 to a6); this piece would be off the board".into()
             )
         );
+        // Rule problems (Position::from_setup) at the column of the field they concern,
+        // the earliest first, every problem in the message.
         assert_eq!(
-            error("1g4/6g/8/g8/4GG4/4GQ1GQq/4GG4/g8/8/6g/1g4 w -", s),
+            error("1g4/6g/8/g8/4GG4/4GQ1GQ1q/4GG4/g8/8/6g/1g4 w -", s),
             (
-                23,
-                "White has a second queen (on f9); each side has one".into()
+                46,
+                "White has 2 queens on the board and 0 in hand; expected 1 in all".into()
             )
         );
         assert_eq!(
             error("1g4/6g/8/g8/4GG4/Q3GG1G2q/4GG4/g8/8/6g/1g4 w -", s),
             (
                 21,
-                "a guard on the throne f6: only a queen may stand there".into()
+                "White has 7 guards on the board and 0 in hand; expected 6 in all; a guard on \
+                 the throne f6: only a queen may stand there"
+                    .into()
+            )
+        );
+        assert_eq!(
+            error(&format!("{PLACEMENT_START_POSITION} 1"), Rules::LUDII),
+            (
+                28,
+                "pieces in hand need a placement opening, but the rules are `ludii`".into()
+            )
+        );
+        let placement = "opening=placement".parse().unwrap();
+        assert_eq!(
+            error(&format!("{PLACEMENT_START_POSITION} 1"), placement),
+            (
+                43,
+                "unexpected `1`: a pass count is only written under `ludii`, and the rules are \
+                 `opening=placement`"
+                    .into()
             )
         );
         assert_eq!(

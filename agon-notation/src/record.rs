@@ -5,7 +5,7 @@ use crate::action_token::format_annotated;
 use crate::error::{move_number, ErrorKind, RecordError};
 use crate::position_notation::format_position;
 use crate::verdict::check_result;
-use agon_core::{Game, GameResult, PieceKind, Ply, Position, Rules, Side, Termination};
+use agon_core::{Game, GameResult, Ply, Position, Rules, Side, Termination};
 use std::fmt::{self, Write as _};
 
 /// Tags that the writer puts first, in this order (PGN's roster, without `Result`).
@@ -149,12 +149,13 @@ impl GameRecord {
         self.tags.insert(at, (name, value));
     }
 
-    /// The start position under the record's rules.
-    pub fn start_position(&self) -> Position {
+    /// The start position under the record's rules: the `start` position, read again under
+    /// `rules` if it was built under others (refused if it cannot arise under them).
+    pub fn start_position(&self) -> Result<Position, agon_core::PositionError> {
         match self.start {
-            None => Position::start(self.rules),
-            Some(p) if p.rules() == self.rules => p,
-            Some(p) => with_rules(&p, self.rules),
+            None => Ok(Position::start(self.rules)),
+            Some(p) if p.rules() == self.rules => Ok(p),
+            Some(p) => Position::from_setup(p.to_setup(), self.rules),
         }
     }
 
@@ -168,7 +169,6 @@ impl GameRecord {
     /// `move-limit` draw is adjudicated as such). Errors have no line (0) and game 1.
     pub fn to_game(&self) -> Result<Game, RecordError> {
         let first = self.first_mover();
-        let mut game = Game::from_position(self.start_position());
         let fail = |ply: usize, kind, message: String| {
             let ply = ply as u64;
             RecordError {
@@ -183,6 +183,14 @@ impl GameRecord {
                 message,
             }
         };
+        let start = self.start_position().map_err(|e| {
+            fail(
+                0,
+                ErrorKind::Position,
+                format!("the start position is not one of `{}`: {e}", self.rules),
+            )
+        })?;
+        let mut game = Game::from_position(start);
         for (index, ply) in self.plies.iter().enumerate() {
             if let Some(outcome) = game.outcome() {
                 return Err(fail(
@@ -241,23 +249,6 @@ fn tag_rank(name: &str) -> usize {
         .iter()
         .position(|r| *r == name)
         .unwrap_or(ROSTER_TAGS.len())
-}
-
-/// The same position under another rule set.
-pub(crate) fn with_rules(position: &Position, rules: Rules) -> Position {
-    let mut copy = Position::empty(rules, position.to_move());
-    for cell in position.occupied() {
-        if let Some(piece) = position.piece_at(cell) {
-            copy.put(cell, piece.side, piece.kind, piece.captured);
-        }
-    }
-    for side in Side::BOTH {
-        for kind in [PieceKind::Queen, PieceKind::Guard] {
-            copy.set_in_hand(side, kind, position.in_hand(side, kind));
-        }
-    }
-    copy.set_passes(position.passes());
-    copy
 }
 
 fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result {

@@ -3,5 +3,6 @@
 
 pub mod binaries;
 pub mod ludii;
+pub mod positions;
 pub mod reference;
 pub mod standard_replay;

@@ -6,9 +6,10 @@ mod cli_common;
 mod engine_common;
 
 use agon_core::agents::{AlphaBetaAgent, AlphaBetaConfig};
-use agon_core::{Action, Cell, Game, PieceKind, Position, Rules, Side};
+use agon_core::{Action, Game, Position, Rules, Side};
 use agon_notation::protocol::{EngineMessage, Info, Score};
 use agon_notation::{format_position, parse_action, AnnotatedAction};
+use agon_tests::positions::position;
 use cli_common::agon_path;
 use engine_common::Session;
 
@@ -261,28 +262,6 @@ fn the_end_of_input_lets_a_search_answer() {
     let lines = e.rest();
     bestmove(lines.last().unwrap(), &Position::start(Rules::STANDARD));
     assert_eq!(e.wait(), Some(0));
-}
-
-fn put_all(position: &mut Position, side: Side, pieces: &str) {
-    for token in pieces.split_whitespace() {
-        let kind = match &token[..1] {
-            "Q" => PieceKind::Queen,
-            _ => PieceKind::Guard,
-        };
-        let (name, captured) = match token[1..].strip_suffix('x') {
-            Some(name) => (name, true),
-            None => (&token[1..], false),
-        };
-        position.put(Cell::parse(name).unwrap(), side, kind, captured);
-    }
-}
-
-fn position(rules: Rules, to_move: Side, white: &str, black: &str) -> Position {
-    let mut position = Position::empty(rules, to_move);
-    put_all(&mut position, Side::White, white);
-    put_all(&mut position, Side::Black, black);
-    position.validate().unwrap();
-    position
 }
 
 /// White to move; d6-e6 completes the formation.

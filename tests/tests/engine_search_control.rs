@@ -4,7 +4,8 @@
 use agon_core::agents::{
     from_spec, Agent, AlphaBetaAgent, AlphaBetaConfig, SearchControl, SearchLimits,
 };
-use agon_core::{Cell, Game, PieceKind, Position, Rules, Side};
+use agon_core::{Game, Rules, Side};
+use agon_tests::positions::position;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -89,17 +90,12 @@ fn agents_without_a_search_choose_as_usual() {
 
 #[test]
 fn forced_results_count_plies_to_the_end() {
-    let mut position = Position::empty(Rules::STANDARD, Side::White);
-    for (side, kind, cells) in [
-        (Side::White, PieceKind::Queen, "f6"),
-        (Side::White, PieceKind::Guard, "f7 g6 g5 f5 e5 d6"),
-        (Side::Black, PieceKind::Queen, "f11"),
-        (Side::Black, PieceKind::Guard, "a1 a2 a3 b1 c1 d1"),
-    ] {
-        for name in cells.split_whitespace() {
-            position.put(Cell::parse(name).unwrap(), side, kind, false);
-        }
-    }
+    let position = position(
+        Rules::STANDARD,
+        Side::White,
+        "Qf6 Gf7 Gg6 Gg5 Gf5 Ge5 Gd6",
+        "Qf11 Ga1 Ga2 Ga3 Gb1 Gc1 Gd1",
+    );
     let game = Game::from_position(position);
     let mut agent = AlphaBetaAgent::new(AlphaBetaConfig::with_depth(3, 0));
     let report = agent.search(&game);

@@ -4,7 +4,8 @@
 //! Diagrams: upper case White, lower case Black, `^` the empty throne, `x`/`X` captured.
 
 use agon_core::agents::from_spec;
-use agon_core::{Action, Cell, Game, PieceKind, Position, Rules, Side};
+use agon_core::{Action, Game, Rules, Side};
+use agon_tests::positions::position;
 
 /// The agents that must solve every position, at small budgets.
 const AGENTS: [&str; 5] = [
@@ -15,35 +16,10 @@ const AGENTS: [&str; 5] = [
     "mcts:playouts=2000",
 ];
 
-fn cell(name: &str) -> Cell {
-    Cell::parse(name).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Puts pieces listed as `Qf6 Gd5 Ge4x` (a trailing `x` marks a captured piece).
-fn put_all(position: &mut Position, side: Side, pieces: &str) {
-    for token in pieces.split_whitespace() {
-        let (kind, rest) = match token.split_at(1) {
-            ("Q", rest) => (PieceKind::Queen, rest),
-            ("G", rest) => (PieceKind::Guard, rest),
-            _ => panic!("`{token}`: expected Q or G then a cell"),
-        };
-        let (name, captured) = match rest.strip_suffix('x') {
-            Some(name) => (name, true),
-            None => (rest, false),
-        };
-        position.put(cell(name), side, kind, captured);
-    }
-}
-
 /// A game starting from a position with the listed pieces.
 fn game(rules: &str, to_move: Side, white: &str, black: &str) -> Game {
     let rules: Rules = rules.parse().unwrap_or_else(|e| panic!("{e}"));
-    let mut position = Position::empty(rules, to_move);
-    put_all(&mut position, Side::White, white);
-    put_all(&mut position, Side::Black, black);
-    if let Err(problems) = position.validate() {
-        panic!("invalid test position: {problems:?}\n{position}");
-    }
+    let position = position(rules, to_move, white, black);
     let game = Game::from_position(position);
     assert!(!game.is_over(), "{position}");
     game

@@ -98,7 +98,7 @@ fn convert_record(target: Target, file: &str, record: &GameRecord, index: u64) -
             })
             .map_err(|e| e.to_string()),
         Target::Positions => {
-            let mut game = Game::from_position(record.start_position());
+            let mut game = Game::from_position(record.start_position().map_err(|e| e.to_string())?);
             let mut text = String::new();
             let mut push = |ply: usize, action: Option<String>, game: &Game| {
                 let line = PositionLine {

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use agon_core::{Action, Cell, Game, PieceKind, Position, Rules, Side};
+use agon_core::{Action, Cell, Game, Position, Rules, Setup, Side};
 
 /// A cell by name.
 pub fn cell(name: &str) -> Cell {
@@ -20,35 +20,28 @@ pub fn rules(name: &str) -> Rules {
     name.parse().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Puts pieces listed as `Qf6 Gd5 Ge4x` (`Q` queen, `G` guard, a trailing `x` marks a
-/// captured piece) for `side`.
-pub fn put_all(position: &mut Position, side: Side, pieces: &str) {
-    for token in pieces.split_whitespace() {
-        let (kind, rest) = match token.split_at(1) {
-            ("Q", rest) => (PieceKind::Queen, rest),
-            ("G", rest) => (PieceKind::Guard, rest),
-            _ => panic!("`{token}`: expected Q or G then a cell"),
-        };
-        let (name, captured) = match rest.strip_suffix('x') {
-            Some(name) => (name, true),
-            None => (rest, false),
-        };
-        let c = cell(name);
-        assert!(position.piece_at(c).is_none(), "{c} is used twice");
-        position.put(c, side, kind, captured);
-    }
+/// A position under `rules` with the listed White and Black pieces (`Qf6 Gd5 Ge4x`, see
+/// [`Setup::with_pieces`]) and `to_move` to move; it must be one that can arise in a game
+/// ([`Position::from_setup`]: all seven pieces of each side on the board).
+pub fn setup(rules_name: &str, to_move: Side, white: &str, black: &str) -> Position {
+    let setup = Setup::empty()
+        .with_to_move(to_move)
+        .with_pieces(Side::White, white)
+        .and_then(|s| s.with_pieces(Side::Black, black))
+        .unwrap_or_else(|e| panic!("{e}"));
+    Position::from_setup(setup, rules(rules_name))
+        .unwrap_or_else(|e| panic!("invalid test position: {e}"))
 }
 
-/// A position under `rules` with the listed White and Black pieces and `to_move` to move;
-/// it must pass [`Position::validate`] (all seven pieces of each side on the board).
-pub fn setup(rules_name: &str, to_move: Side, white: &str, black: &str) -> Position {
-    let mut position = Position::empty(rules(rules_name), to_move);
-    put_all(&mut position, Side::White, white);
-    put_all(&mut position, Side::Black, black);
-    if let Err(problems) = position.validate() {
-        panic!("invalid test position: {problems:?}\n{position}");
-    }
-    position
+/// `position` changed through its setup; the result must still be a position.
+pub fn edited(position: &Position, edit: impl FnOnce(Setup) -> Setup) -> Position {
+    Position::from_setup(edit(position.to_setup()), position.rules())
+        .unwrap_or_else(|e| panic!("invalid edited position: {e}"))
+}
+
+/// Whether a position passes [`Position::from_setup`] again (unchanged).
+pub fn survives_from_setup(position: &Position) -> bool {
+    Position::from_setup(position.to_setup(), position.rules()) == Ok(*position)
 }
 
 /// Every legal action, in notation, in the engine's (kind, cells) order.
