@@ -127,19 +127,6 @@ impl FromStr for Action {
     }
 }
 
-impl serde::Serialize for Action {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Action {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Action, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
-
 /// A fixed-capacity list of actions, big enough for any position (no allocation).
 #[derive(Clone)]
 pub struct ActionList {

@@ -428,16 +428,3 @@ impl fmt::Display for Cell {
         write!(f, "{}{}", self.file_letter(), self.rank())
     }
 }
-
-impl serde::Serialize for Cell {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Cell {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Cell, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}

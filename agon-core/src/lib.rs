@@ -34,6 +34,8 @@ mod playout;
 mod position;
 mod rng;
 mod rules;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod setup;
 mod side;
 mod zobrist;

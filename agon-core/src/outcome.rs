@@ -187,22 +187,3 @@ pub struct Outcome {
     /// Why.
     pub termination: Termination,
 }
-
-macro_rules! serde_via_string {
-    ($t:ty) => {
-        impl serde::Serialize for $t {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.collect_str(self)
-            }
-        }
-        impl<'de> serde::Deserialize<'de> for $t {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$t, D::Error> {
-                let text = String::deserialize(deserializer)?;
-                text.parse().map_err(serde::de::Error::custom)
-            }
-        }
-    };
-}
-
-serde_via_string!(GameResult);
-serde_via_string!(Termination);
