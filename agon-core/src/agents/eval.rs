@@ -107,12 +107,110 @@ pub(crate) struct Evaluator {
     salt: u64,
 }
 
-/// An evaluator with weight overrides (invalid ones are ignored: specs check them).
-pub(crate) fn evaluator(noise: u32, salt: u64, overrides: &str) -> Evaluator {
-    Evaluator::new(noise, salt)
-        .with_overrides(overrides)
-        .unwrap_or_else(|_| Evaluator::new(noise, salt))
+/// An evaluator with weight overrides.
+pub(crate) fn evaluator(noise: u32, salt: u64, overrides: &WeightOverrides) -> Evaluator {
+    Evaluator::new(noise, salt).with_overrides(overrides)
 }
+
+/// Changes to the evaluation's weights, as the `weights=` option of an agent spec writes
+/// them: `name:value` pairs joined by `+`, where a name is a weight of the evaluation, with
+/// `.k` for entry `k` of a table (`mobility:0+queen_ring.1:150`). Parsed and checked once;
+/// printed as given (later pairs win over earlier ones for the same weight).
+///
+/// ```
+/// use agon_core::agents::WeightOverrides;
+/// let weights: WeightOverrides = "mobility:0+queen_ring.1:150".parse()?;
+/// assert_eq!(weights.to_string(), "mobility:0+queen_ring.1:150");
+/// assert!("speed:3".parse::<WeightOverrides>().is_err());
+/// # Ok::<(), agon_core::agents::WeightsError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct WeightOverrides {
+    pairs: Vec<(String, i32)>,
+}
+
+impl WeightOverrides {
+    /// No change: the default weights.
+    pub fn none() -> WeightOverrides {
+        WeightOverrides::default()
+    }
+
+    /// Whether nothing is changed.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// The changed weights, in the order given.
+    pub fn pairs(&self) -> &[(String, i32)] {
+        &self.pairs
+    }
+}
+
+impl std::str::FromStr for WeightOverrides {
+    type Err = WeightsError;
+
+    fn from_str(text: &str) -> Result<WeightOverrides, WeightsError> {
+        let mut pairs = Vec::new();
+        for part in text.split('+').filter(|p| !p.is_empty()) {
+            let (name, value) = part
+                .split_once(':')
+                .ok_or_else(|| WeightsError::NotNameValue(part.to_string()))?;
+            let value: i32 = value.parse().map_err(|_| WeightsError::NotWholeNumber {
+                part: part.to_string(),
+                value: value.to_string(),
+            })?;
+            if Weights::default().slot(name).is_none() {
+                return Err(WeightsError::UnknownWeight(name.to_string()));
+            }
+            pairs.push((name.to_string(), value));
+        }
+        Ok(WeightOverrides { pairs })
+    }
+}
+
+impl std::fmt::Display for WeightOverrides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (name, value)) in self.pairs.iter().enumerate() {
+            if i > 0 {
+                f.write_str("+")?;
+            }
+            write!(f, "{name}:{value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a text is not a list of weight overrides ([`WeightOverrides`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// A part without `:` (the part).
+    NotNameValue(String),
+    /// A value that is not a whole number.
+    NotWholeNumber {
+        /// The `name:value` part.
+        part: String,
+        /// The value.
+        value: String,
+    },
+    /// No weight has this name.
+    UnknownWeight(String),
+}
+
+impl std::fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WeightsError::NotNameValue(part) => write!(f, "weight `{part}` is not name:value"),
+            WeightsError::NotWholeNumber { part, value } => {
+                write!(f, "weight `{part}`: `{value}` is not a whole number")
+            }
+            WeightsError::UnknownWeight(name) => {
+                write!(f, "unknown weight `{name}`; weights: {}", Weights::NAMES)
+            }
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
 
 /// A position's evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,24 +232,14 @@ impl Evaluator {
         }
     }
 
-    /// The evaluator with some weights changed: `overrides` is `name:value` pairs joined
-    /// by `+`, where a name is a field of [`Weights`], with `.k` for entry `k` of a table
-    /// (`mobility:0+queen_ring.1:150`).
-    pub(crate) fn with_overrides(mut self, overrides: &str) -> Result<Evaluator, String> {
-        for part in overrides.split('+').filter(|p| !p.is_empty()) {
-            let (name, value) = part
-                .split_once(':')
-                .ok_or_else(|| format!("weight `{part}` is not name:value"))?;
-            let value: i32 = value
-                .parse()
-                .map_err(|_| format!("weight `{part}`: `{value}` is not a whole number"))?;
-            let slot = self
-                .weights
-                .slot(name)
-                .ok_or_else(|| format!("unknown weight `{name}`; weights: {}", Weights::NAMES))?;
-            *slot = value;
+    /// The evaluator with some weights changed.
+    pub(crate) fn with_overrides(mut self, overrides: &WeightOverrides) -> Evaluator {
+        for (name, value) in overrides.pairs() {
+            if let Some(slot) = self.weights.slot(name) {
+                *slot = *value;
+            }
         }
-        Ok(self)
+        self
     }
 
     /// The evaluation from `side`'s point of view, or `None` when the side to move has no

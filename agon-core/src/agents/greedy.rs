@@ -1,7 +1,7 @@
 //! The greedy agent: plays every legal action, evaluates the position it leads to, and
 //! picks the best, breaking ties at random (seeded).
 
-use super::eval::{evaluator, Evaluator, Verdict};
+use super::eval::{evaluator, Evaluator, Verdict, WeightOverrides};
 use super::history::History;
 use super::spec::{OptionInfo, Options};
 use super::terminal::{judge, Terminal};
@@ -17,9 +17,8 @@ pub struct GreedyConfig {
     pub seed: u64,
     /// Whether the seed came from the spec (then the spec shows it).
     pub seed_in_spec: bool,
-    /// Evaluation weight overrides, `name:value` joined by `+` (`weights=`; for tuning;
-    /// invalid ones are ignored when the config is built by hand).
-    pub weights: String,
+    /// Evaluation weight overrides (`weights=`; for tuning).
+    pub weights: WeightOverrides,
 }
 
 impl GreedyConfig {

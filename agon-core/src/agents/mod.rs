@@ -21,6 +21,7 @@ mod spec;
 mod terminal;
 
 pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig, SearchReport};
+pub use eval::{WeightOverrides, WeightsError};
 pub use greedy::{GreedyAgent, GreedyConfig};
 pub use mcts::{MctsAgent, MctsConfig, MctsReport};
 pub use random::RandomAgent;

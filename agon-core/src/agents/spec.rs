@@ -3,7 +3,7 @@
 
 use super::Agent;
 use super::{AlphaBetaAgent, GreedyAgent, MctsAgent, RandomAgent};
-use super::{AlphaBetaConfig, GreedyConfig, MctsConfig};
+use super::{AlphaBetaConfig, GreedyConfig, MctsConfig, WeightOverrides};
 use std::fmt;
 
 /// The agents [`from_spec`] knows, with a one-line description each.
@@ -158,14 +158,11 @@ impl<'a> Options<'a> {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Evaluation weight overrides (`weights=name:value+name:value`), checked; empty if
-    /// the option is not given.
-    pub(crate) fn weights(&self) -> Result<String, String> {
+    /// Evaluation weight overrides (`weights=name:value+name:value`); none if the option
+    /// is not given.
+    pub(crate) fn weights(&self) -> Result<WeightOverrides, String> {
         let text = self.value("weights").unwrap_or("");
-        super::eval::Evaluator::new(0, 0)
-            .with_overrides(text)
-            .map_err(|e| format!("`weights={text}`: {e}"))?;
-        Ok(text.to_string())
+        text.parse().map_err(|e| format!("`weights={text}`: {e}"))
     }
 
     /// A whole number in `min..=max`, if the option is given.

@@ -9,7 +9,7 @@ mod tt;
 
 pub use search::SearchReport;
 
-use super::eval::evaluator;
+use super::eval::{evaluator, WeightOverrides};
 use super::spec::{OptionInfo, Options};
 use super::{Agent, SearchControl};
 use crate::{Action, Game};
@@ -38,9 +38,8 @@ pub struct AlphaBetaConfig {
     pub seed: u64,
     /// Whether the seed came from the spec (then the spec shows it).
     pub seed_in_spec: bool,
-    /// Evaluation weight overrides, `name:value` joined by `+` (`weights=`; for tuning;
-    /// invalid ones are ignored when the config is built by hand).
-    pub weights: String,
+    /// Evaluation weight overrides (`weights=`; for tuning).
+    pub weights: WeightOverrides,
 }
 
 impl AlphaBetaConfig {
@@ -100,7 +99,7 @@ impl AlphaBetaConfig {
             contempt: AlphaBetaConfig::DEFAULT_CONTEMPT,
             seed,
             seed_in_spec: false,
-            weights: String::new(),
+            weights: WeightOverrides::none(),
         }
     }
 

@@ -5,7 +5,7 @@
 mod playout;
 mod tree;
 
-use super::eval::{evaluator, Evaluator};
+use super::eval::{evaluator, Evaluator, WeightOverrides};
 use super::history::History;
 use super::spec::{OptionInfo, Options};
 use super::terminal::{judge, Terminal};
@@ -36,9 +36,8 @@ pub struct MctsConfig {
     pub seed: u64,
     /// Whether the seed came from the spec (then the spec shows it).
     pub seed_in_spec: bool,
-    /// Evaluation weight overrides, `name:value` joined by `+` (`weights=`; for tuning;
-    /// invalid ones are ignored when the config is built by hand).
-    pub weights: String,
+    /// Evaluation weight overrides (`weights=`; for tuning).
+    pub weights: WeightOverrides,
 }
 
 impl MctsConfig {
@@ -107,7 +106,7 @@ impl MctsConfig {
             noise: 0,
             seed,
             seed_in_spec: false,
-            weights: String::new(),
+            weights: WeightOverrides::none(),
         }
     }
 
