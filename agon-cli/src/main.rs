@@ -3,8 +3,6 @@
 //! A thin layer over `agon-core` (rules) and `agon-notation` (records and position
 //! strings): argument parsing, output formats and files. No rule logic lives here.
 
-#![forbid(unsafe_code)]
-
 mod board_text;
 mod cmd;
 mod diagram;

@@ -18,9 +18,6 @@
 //! [`Game`] the history with repetition and the outcome, [`IllegalAction`] the one place
 //! that explains why an action is not allowed.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 mod action;
 pub mod agents;
 mod bitboard;

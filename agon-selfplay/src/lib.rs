@@ -15,9 +15,6 @@
 //! of a tournament; [`table`], [`report`] and [`charts`] present the results; [`merge`]
 //! joins shards.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod charts;
 pub mod config;
 pub mod contrasts;

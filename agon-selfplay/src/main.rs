@@ -2,8 +2,6 @@
 //! agents in round-robin tournaments. A thin layer over the `agon_selfplay` library; one
 //! module per subcommand.
 
-#![forbid(unsafe_code)]
-
 mod cli;
 
 use clap::Parser;

@@ -64,7 +64,7 @@ impl PlyCounts {
 
 /// The random opening of a pair: `plies` uniformly random actions from the start. Redrawn
 /// (from the same stream) when the random plies end the game, so that agents play every
-/// game; after [`OPENING_ATTEMPTS`] tries the last draw is kept.
+/// game; after `OPENING_ATTEMPTS` tries the last draw is kept.
 pub fn random_opening(spec: &GameSpec, plies: u32) -> Game {
     let mut rng = Rng::new(spec.opening_seed);
     let mut list = ActionList::new();
