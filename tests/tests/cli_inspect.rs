@@ -1,8 +1,7 @@
 //! End-to-end tests of `agon moves`, `agon perft` and `agon show`: exact output, exit
 //! codes, JSON schemas, error messages and pipes.
 
-mod cli_common;
-use cli_common::{agon, agon_with_stdin, command};
+use agon_tests::cli::{agon, agon_with_stdin, command};
 use std::io::Read;
 use std::process::Stdio;
 

@@ -1,7 +1,6 @@
 //! End-to-end tests of `agon play` driven through stdin, as a script would.
 
-mod cli_common;
-use cli_common::{agon, agon_with_stdin, scratch};
+use agon_tests::cli::{agon, agon_with_stdin, scratch};
 
 #[test]
 fn scripted_game_with_undo_and_resignation_is_saved() {

@@ -1,8 +1,7 @@
 //! End-to-end tests of the record commands: `validate`, `convert`, `fmt`, and `--record`
 //! with `--ply` in `show`/`moves`.
 
-mod cli_common;
-use cli_common::{agon, agon_with_stdin, scratch};
+use agon_tests::cli::{agon, agon_with_stdin, scratch};
 use std::path::Path;
 
 /// Three games: valid; illegal at ply 3 (line 7, column 19); a wrong capture annotation at
@@ -161,7 +160,7 @@ fn closed_pipe_stops_validation_quietly() {
         .map(|_| "[Event \"x\"]\n\n1. h9-g9 *\n\n")
         .collect();
     let file = write(&dir, "many.agn", &text);
-    let mut child = cli_common::command(&["validate", "--json", &file])
+    let mut child = agon_tests::cli::command(&["validate", "--json", &file])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

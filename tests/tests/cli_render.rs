@@ -1,8 +1,7 @@
 //! End-to-end tests of `agon render`: real PNG and SVG files of the expected size, with
 //! the board's content.
 
-mod cli_common;
-use cli_common::{agon, scratch};
+use agon_tests::cli::{agon, scratch};
 
 /// Width and height from a PNG's signature and IHDR chunk.
 fn png_size(bytes: &[u8]) -> (u32, u32) {

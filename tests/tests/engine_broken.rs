@@ -4,10 +4,7 @@
 //! tag saying what it did; the run finishes, every record validates, and every game starts
 //! with a restarted engine (each one plays two good actions before failing again).
 
-mod cli_common;
-mod selfplay_common;
-
-use selfplay_common::{csv_rows, read, scratch, selfplay};
+use agon_tests::selfplay::{csv_rows, read, scratch, selfplay};
 
 /// Runs three games (the engine is White, Black, White) against `alphabeta:depth=1`, the
 /// engine failing as `mode` says at the third `go` of each of its processes.
@@ -68,7 +65,7 @@ fn check(mode: &str, options: &str, termination: &str, reason: &str) {
     let rows = csv_rows(&read(&dir, "games.csv"));
     assert!(rows.iter().all(|r| r["termination"] == termination));
     let games = format!("{}/games.agn", dir.display());
-    let validate = cli_common::agon(&["validate", &games]).code(0);
+    let validate = agon_tests::cli::agon(&["validate", &games]).code(0);
     assert!(
         validate.stdout.contains("3 valid, 0 invalid"),
         "{}",

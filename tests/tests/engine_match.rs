@@ -2,11 +2,8 @@
 //! same agents in process (depth-limited, so deterministic), seeds and options reach the
 //! engine, tournaments take engines, and bad engine specs are clear errors.
 
-mod cli_common;
-mod selfplay_common;
-
-use cli_common::agon_path;
-use selfplay_common::{csv_rows, read, scratch, selfplay};
+use agon_tests::cli::agon_path;
+use agon_tests::selfplay::{csv_rows, read, scratch, selfplay};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -148,7 +145,7 @@ fn a_tournament_takes_engines() {
     .ok();
     let games = rows(&dir);
     assert_eq!(games.len(), 6);
-    let validate = cli_common::agon(&["validate", &format!("{out}/games.agn")]).code(0);
+    let validate = agon_tests::cli::agon(&["validate", &format!("{out}/games.agn")]).code(0);
     assert!(
         validate.stdout.contains("6 valid, 0 invalid"),
         "{}",

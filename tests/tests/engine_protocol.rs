@@ -2,16 +2,13 @@
 //! during `go infinite`, who decides under `queen-relocated-by=opponent`, and the same
 //! search as the in-process agent.
 
-mod cli_common;
-mod engine_common;
-
 use agon_core::agents::{AlphaBetaAgent, AlphaBetaConfig};
 use agon_core::{Action, Game, Position, Rules, Side};
 use agon_notation::protocol::{EngineMessage, Info, Score};
 use agon_notation::{format_position, parse_action, AnnotatedAction};
-use agon_tests::positions::position;
-use cli_common::agon_path;
-use engine_common::Session;
+use agon_tests::cli::agon_path;
+use agon_tests::engine::Session;
+use agon_tests::positions::{game_of, position};
 
 fn engine() -> Session {
     Session::start(agon_path(), &["engine"])
@@ -44,14 +41,6 @@ fn answer_to(session: &mut Session, line: &str) -> Vec<String> {
     let mut lines = session.until("readyok");
     lines.pop();
     lines
-}
-
-fn game_of(moves: &[&str]) -> Game {
-    let mut game = Game::new(Rules::STANDARD);
-    for m in moves {
-        game.play(m.parse().unwrap()).unwrap();
-    }
-    game
 }
 
 #[test]

@@ -5,17 +5,9 @@ use agon_core::agents::{
     from_spec, Agent, AlphaBetaAgent, AlphaBetaConfig, SearchControl, SearchLimits,
 };
 use agon_core::{Game, Rules, Side};
-use agon_tests::positions::position;
+use agon_tests::positions::{game_of, position};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-fn game_of(moves: &[&str]) -> Game {
-    let mut game = Game::new(Rules::STANDARD);
-    for m in moves {
-        game.play(m.parse().unwrap()).unwrap();
-    }
-    game
-}
 
 #[test]
 fn limits_replace_the_configured_ones_and_every_iteration_is_reported() {

@@ -1,8 +1,7 @@
 //! The command line of `agon-selfplay`: config files, errors with clear messages, and the
 //! round-robin tournament with Elo ratings.
 
-mod selfplay_common;
-use selfplay_common::{assert_same_outputs, csv_rows, read, scratch, selfplay};
+use agon_tests::selfplay::{assert_same_outputs, csv_rows, read, scratch, selfplay};
 use serde_json::Value;
 
 #[test]

@@ -1,8 +1,9 @@
 //! `agon-selfplay run` is deterministic: game i depends only on (seed, i), so one thread
 //! and two threads write the same games, statistics and charts (timing column aside).
 
-mod selfplay_common;
-use selfplay_common::{assert_same_outputs, csv_rows, read, scratch, selfplay, without_timing};
+use agon_tests::selfplay::{
+    assert_same_outputs, csv_rows, read, scratch, selfplay, without_timing,
+};
 
 const EXPERIMENT: [&str; 13] = [
     "run",

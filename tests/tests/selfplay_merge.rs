@@ -1,8 +1,7 @@
 //! `--shard K/N` splits an experiment by game index, and `merge` joins the shards into
 //! exactly what one run writes: games, statistics and charts.
 
-mod selfplay_common;
-use selfplay_common::{assert_same_outputs, csv_rows, read, scratch, selfplay};
+use agon_tests::selfplay::{assert_same_outputs, csv_rows, read, scratch, selfplay};
 use std::path::Path;
 
 fn run(out: &Path, extra: &[&str]) {

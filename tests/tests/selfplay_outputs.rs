@@ -2,10 +2,9 @@
 //! the statistics equal values computed here by hand from the CSV, the report formats
 //! agree with the files, and the charts are valid SVG and PNG.
 
-mod selfplay_common;
 use agon_core::Action;
 use agon_notation::Records;
-use selfplay_common::{bytes, csv_rows, png_size, read, scratch, selfplay, svg_size};
+use agon_tests::selfplay::{bytes, csv_rows, png_size, read, scratch, selfplay, svg_size};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,8 +1,7 @@
 //! `--resume` continues an interrupted run without repeating or losing a game: after a
 //! kill, or with files cut short mid-write, the final output equals an uninterrupted run.
 
-mod selfplay_common;
-use selfplay_common::{assert_same_outputs, binary, csv_rows, read, scratch, selfplay};
+use agon_tests::selfplay::{assert_same_outputs, binary, csv_rows, read, scratch, selfplay};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -2,8 +2,7 @@
 //! only on the prefix of pairs in index order: the same at 1 and 2 threads, after
 //! `--resume` with games played beyond the decision, and after `merge` of shards.
 
-mod selfplay_common;
-use selfplay_common::{assert_same_outputs, csv_rows, read, scratch, selfplay};
+use agon_tests::selfplay::{assert_same_outputs, csv_rows, read, scratch, selfplay};
 use serde_json::Value;
 use std::path::Path;
 

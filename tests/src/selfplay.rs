@@ -1,15 +1,14 @@
-//! Shared helpers of the `selfplay_*` tests: find (and if needed build) the real
-//! `agon-selfplay` binary, run it, and read what it writes.
+//! The `agon-selfplay` binary in end-to-end tests: find (and if needed build) it, run it,
+//! and read what it writes (CSV, PNG and SVG checked without extra dependencies).
 //!
 //! Cargo builds a package's binaries only for that package's own integration tests, and
 //! these tests live in `agon-tests`. So the first use in each test binary runs
 //! `cargo build -p agon-selfplay --bin agon-selfplay` in the same profile and target
 //! directory (a no-op when it is up to date). Set `AGON_SELFPLAY_BIN` to test another build.
 
-#![allow(dead_code)]
-
+pub use crate::run::Run;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
 static BINARY: OnceLock<PathBuf> = OnceLock::new();
@@ -17,67 +16,22 @@ static BINARY: OnceLock<PathBuf> = OnceLock::new();
 /// The path of the `agon-selfplay` binary, built on first use.
 pub fn binary() -> &'static Path {
     BINARY.get_or_init(|| {
-        agon_tests::binaries::binary("agon-selfplay", "agon-selfplay", "AGON_SELFPLAY_BIN")
+        crate::binaries::binary("agon-selfplay", "agon-selfplay", "AGON_SELFPLAY_BIN")
     })
 }
 
-/// The result of one run.
-pub struct Run {
-    /// Exit code.
-    pub code: Option<i32>,
-    /// Standard output.
-    pub stdout: String,
-    /// Standard error.
-    pub stderr: String,
-}
-
-impl Run {
-    /// Asserts the exit code.
-    #[track_caller]
-    pub fn code(self, expected: i32) -> Run {
-        assert_eq!(
-            self.code,
-            Some(expected),
-            "exit code; stdout:\n{}\nstderr:\n{}",
-            self.stdout,
-            self.stderr
-        );
-        self
-    }
-
-    /// Asserts success.
-    #[track_caller]
-    pub fn ok(self) -> Run {
-        self.code(0)
-    }
-}
-
-fn finish(output: Output) -> Run {
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// Runs `agon-selfplay` with arguments.
+/// Runs `agon-selfplay` with arguments (and an empty stdin).
 pub fn selfplay<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
-    finish(
-        Command::new(binary())
-            .args(args)
-            .output()
-            .expect("run agon-selfplay"),
-    )
+    crate::run::run(Command::new(binary()).args(args), "", false)
 }
 
 /// A fresh, empty scratch directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join("agon-selfplay-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    crate::run::fresh_dir(
+        &std::env::temp_dir()
+            .join("agon-selfplay-tests")
+            .join(format!("{name}-{}", std::process::id())),
+    )
 }
 
 /// A file of an output directory as text.

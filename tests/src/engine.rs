@@ -1,8 +1,6 @@
-//! Shared helpers of the `engine_*` tests: a live `agon engine` process driven line by
-//! line (a thread reads its output into a channel, so a test can wait for a line with a
-//! watchdog instead of hanging forever).
-
-#![allow(dead_code)]
+//! A live engine process (`agon engine`, or any engine) driven line by line: a thread
+//! reads its output into a channel, so a test can wait for a line with a watchdog instead
+//! of hanging forever.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
