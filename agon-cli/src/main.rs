@@ -14,7 +14,7 @@ mod records;
 mod select;
 mod status;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use error::{CliError, EXIT_ERROR};
 use std::process::ExitCode;
 
@@ -65,6 +65,12 @@ enum Command {
     /// Speak the engine protocol on stdin/stdout (for harnesses and GUIs).
     #[command(after_help = cmd::engine::EXAMPLES)]
     Engine(cmd::engine::EngineArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = cmd::completions::EXAMPLES)]
+    Completions(cmd::completions::CompletionsArgs),
+    /// Print the manual page (roff) of `agon`.
+    #[command(after_help = cmd::man::EXAMPLES)]
+    Man(cmd::man::ManArgs),
 }
 
 fn run(cli: &Cli) -> error::CliResult {
@@ -78,6 +84,8 @@ fn run(cli: &Cli) -> error::CliResult {
         Command::Play(args) => cmd::play::run(args),
         Command::Render(args) => cmd::render::run(args),
         Command::Engine(args) => cmd::engine::run(args),
+        Command::Completions(args) => cmd::completions::run(args, Cli::command()),
+        Command::Man(args) => cmd::man::run(args, Cli::command()),
     }
 }
 

@@ -1,9 +1,11 @@
 //! One module per subcommand. Each has its clap `Args`, its `EXAMPLES` for `--help`, and a
 //! `run` that returns the exit code.
 
+pub mod completions;
 pub mod convert;
 pub mod engine;
 pub mod fmt;
+pub mod man;
 pub mod moves;
 pub mod perft;
 pub mod play;

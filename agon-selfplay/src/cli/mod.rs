@@ -1,5 +1,6 @@
 //! Command-line definitions (clap) and the shared pieces of the subcommands.
 
+mod generate;
 mod merge;
 mod plan;
 mod report;
@@ -35,6 +36,10 @@ enum Command {
     /// Pairs needed to detect a first-move advantage (or show balance), or the smallest
     /// advantage a number of games detects.
     Plan(plan::PlanArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(generate::CompletionsArgs),
+    /// Print the manual page (roff) of agon-selfplay, or of one subcommand.
+    Man(generate::ManArgs),
 }
 
 /// Runs a parsed command line.
@@ -45,6 +50,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Merge(args) => merge::merge(args),
         Command::Tournament(args) => tournament::tournament(args),
         Command::Plan(args) => plan::plan(args),
+        Command::Completions(args) => generate::completions(args),
+        Command::Man(args) => generate::man(args),
     }
 }
 
