@@ -1,22 +1,51 @@
 //! # agon-core
 //!
 //! The rules engine of Agon (Queen's Guard, London 1842): the 91-cell board, the standard
-//! rules with every variant of docs/rules.md, move generation, Zobrist hashing, perft and
-//! random playouts.
+//! rules with every variant of docs/rules.md, move generation, Zobrist hashing, perft,
+//! random playouts and computer players.
 //!
 //! ```
-//! use agon_core::{Game, Rules, perft};
-//! let mut game = Game::new(Rules::STANDARD);
-//! assert_eq!(perft(&mut game, 1), 27);
-//! let action = "h9-g9".parse().unwrap();
-//! game.play(action).unwrap();
-//! assert_eq!(game.ply_count(), 1);
+//! use agon_core::{
+//!     CaptureMode, Game, IllegalAction, Intervention, Position, PositionErrorKinds, Rules,
+//!     Setup, Side, Termination,
+//! };
+//!
+//! // A rule set: parsed from its name or built switch by switch, one canonical name.
+//! let rules: Rules = "capture=ring,intervention=suicide".parse()?;
+//! let built = Rules::STANDARD
+//!     .with_intervention(Intervention::Suicide)?
+//!     .with_capture(CaptureMode::Ring)?;
+//! assert_eq!((rules, rules.to_string()), (built, "intervention=suicide,capture=ring".into()));
+//!
+//! // Any arrangement is a Setup; Position::from_setup admits only positions of a game.
+//! let setup = Setup::empty()
+//!     .with_pieces(Side::White, "Qf6 Gf7 Gg6 Gg5 Gf5 Ge5 Gd6")?
+//!     .with_pieces(Side::Black, "Qf11 Ga1 Ga2 Ga3 Gb1 Gc1 Gd1")?;
+//! let mut game = Game::from_position(Position::from_setup(setup, Rules::STANDARD)?);
+//!
+//! // The legal actions as sets: count, test, list or sample them.
+//! assert_eq!(game.legal().count(), 5);
+//! let mistake = game.play("d6-c5".parse()?).unwrap_err();
+//! assert!(matches!(mistake, IllegalAction::Outward { .. }));
+//! game.play("d6-e6".parse()?)?;
+//! assert_eq!(game.outcome().map(|o| o.termination), Some(Termination::Formation));
+//!
+//! // Refusals are typed and list every problem at once.
+//! let lone_guard = Setup::empty().with_pieces(Side::White, "Gf6")?;
+//! let refused = Position::from_setup(lone_guard, Rules::STANDARD).unwrap_err();
+//! assert_eq!(
+//!     refused.kinds(),
+//!     PositionErrorKinds::PIECE_COUNT | PositionErrorKinds::GUARD_ON_THRONE
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! Layout: one module per noun of the game. [`Cell`] and [`Bitboard`] are the geometry,
-//! [`Rules`] the rule set, [`Position`] the board state with legal actions and captures,
+//! [`Rules`] the rule set, [`Setup`] any arrangement and [`Position`] a position of a
+//! game (legal actions, captures, formations), [`LegalActions`] the legal actions as sets,
 //! [`Game`] the history with repetition and the outcome, [`IllegalAction`] the one place
-//! that explains why an action is not allowed.
+//! that explains why an action is not allowed. The `serde` feature adds serde support for
+//! the types with a text form.
 
 mod action;
 pub mod agents;

@@ -267,3 +267,24 @@ fn show_json_describes_the_position() {
     let again = agon(&["show", "--json", "--position", notation]).ok();
     assert_eq!(again.json_lines()[0]["notation"], notation);
 }
+
+/// A position string that parses but cannot arise in a game (one White guard on the
+/// throne and nothing else) is refused with every reason, not played as a finished game.
+#[test]
+fn impossible_positions_are_refused_with_every_reason() {
+    for command in ["show", "moves", "perft"] {
+        let mut args = vec![command, "--position", "6/7/8/9/10/5G5/10/9/8/7/6 w -"];
+        if command == "perft" {
+            args.push("1");
+        }
+        let run = agon(&args).code(2);
+        assert_eq!(run.stdout, "", "{command}");
+        for reason in [
+            "column 13: White has 0 queens on the board and 0 in hand; expected 1 in all",
+            "Black has 0 guards on the board and 0 in hand; expected 6 in all",
+            "a guard on the throne f6: only a queen may stand there",
+        ] {
+            assert!(run.stderr.contains(reason), "{command}: {}", run.stderr);
+        }
+    }
+}
