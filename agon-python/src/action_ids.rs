@@ -49,14 +49,12 @@ pub fn cell_number(cell: Cell) -> u32 {
     u32::from(numbers().number[cell.index()])
 }
 
-/// The id of an action.
-pub fn to_id(action: Action) -> u32 {
-    match action {
+/// The id of an action; `None` for a step between cells that are not neighbours (never
+/// legal, so never generated).
+pub fn try_id(action: Action) -> Option<u32> {
+    Some(match action {
         Action::Step { from, to } => {
-            let direction = from
-                .direction_to(to)
-                .expect("a step goes to a neighbouring cell");
-            STEPS + 6 * cell_number(from) + direction.index() as u32
+            STEPS + 6 * cell_number(from) + from.direction_to(to)?.index() as u32
         }
         Action::Relocate { from, to } => {
             RELOCATIONS + CELLS * cell_number(from) + cell_number(to)
@@ -65,7 +63,12 @@ pub fn to_id(action: Action) -> u32 {
             PLACEMENTS + CELLS * kind.index() as u32 + cell_number(to)
         }
         Action::Pass => PASS,
-    }
+    })
+}
+
+/// The id of a legal action (every generated action has one).
+pub fn to_id(action: Action) -> u32 {
+    try_id(action).expect("agon-core generates steps between neighbours only")
 }
 
 /// The action of an id, or `None` for an id that names no action (out of range, or a
@@ -122,7 +125,11 @@ fn action_id(action: &str) -> PyResult<u32> {
     let action: Action = action
         .parse()
         .map_err(|e: agon_core::ParseActionError| IllegalActionError::new_err(e.to_string()))?;
-    Ok(to_id(action))
+    try_id(action).ok_or_else(|| {
+        IllegalActionError::new_err(format!(
+            "{action} has no action id: a step goes to a neighbouring cell"
+        ))
+    })
 }
 
 /// The action (in notation) of an id; raises `IllegalActionError` for an id that names no

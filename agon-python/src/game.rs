@@ -263,6 +263,13 @@ impl PyGame {
         numpy_array(py, &bytes, "float32", &shape)
     }
 
+    /// The static evaluation agon's agents share, from White's point of view (100 is about
+    /// one guard stepping from the outer ring to ring 1), or `None` when the side to move
+    /// has no legal action. Meaningless once the game is over.
+    fn evaluate(&self) -> Option<i32> {
+        agon_core::agents::evaluate(self.game.position())
+    }
+
     /// The position's Zobrist hash (equal positions, same hash).
     fn hash(&self) -> u64 {
         self.game.position().hash()
@@ -288,9 +295,10 @@ impl PyGame {
         self.game.adjudicate_move_limit();
     }
 
-    /// Plays uniformly random legal actions until the game ends or `max_plies` more plies
-    /// are played, entirely in Rust (the GIL is released). Deterministic for a seed.
-    /// Returns the number of plies played.
+    /// Plays uniformly random legal actions, entirely in Rust (the GIL is released), until
+    /// the game ends or has `max_plies` plies in all; a game stopped there is adjudicated a
+    /// `move-limit` draw (`undo` takes that back with the last action). Deterministic for a
+    /// seed. Returns the number of plies this call played.
     #[pyo3(signature = (seed, max_plies = 10_000))]
     fn random_playout(&mut self, py: Python<'_>, seed: u64, max_plies: usize) -> usize {
         let game = &mut self.game;
