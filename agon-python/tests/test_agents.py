@@ -103,3 +103,31 @@ def _long_records(count):
         game.random_playout(seed)
         records.append(game.record())
     return records
+
+
+def test_a_game_in_use_by_a_search_refuses_to_change():
+    game = agon.Game()
+    started = threading.Event()
+    errors = []
+
+    def search():
+        started.set()
+        agon.Agent("alphabeta:depth=7").choose(game)
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    started.wait()
+    while thread.is_alive() and not errors:
+        try:
+            game.play("h9-g9")
+        except RuntimeError as error:
+            errors.append(str(error))
+            continue
+        while game.ply() == 1:  # played before the search began: take it back
+            try:
+                game.undo()
+            except RuntimeError:
+                pass
+    thread.join()
+    assert errors and "borrowed" in errors[0].lower()
+    assert game.ply() == 0
