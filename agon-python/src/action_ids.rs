@@ -56,12 +56,8 @@ pub fn try_id(action: Action) -> Option<u32> {
         Action::Step { from, to } => {
             STEPS + 6 * cell_number(from) + from.direction_to(to)?.index() as u32
         }
-        Action::Relocate { from, to } => {
-            RELOCATIONS + CELLS * cell_number(from) + cell_number(to)
-        }
-        Action::Place { kind, to } => {
-            PLACEMENTS + CELLS * kind.index() as u32 + cell_number(to)
-        }
+        Action::Relocate { from, to } => RELOCATIONS + CELLS * cell_number(from) + cell_number(to),
+        Action::Place { kind, to } => PLACEMENTS + CELLS * kind.index() as u32 + cell_number(to),
         Action::Pass => PASS,
     })
 }
@@ -108,14 +104,11 @@ pub fn from_id(id: u32) -> Option<Action> {
 
 /// The action of an id, or `IllegalActionError`.
 pub fn action_of(id: i64) -> PyResult<Action> {
-    u32::try_from(id)
-        .ok()
-        .and_then(from_id)
-        .ok_or_else(|| {
-            IllegalActionError::new_err(format!(
-                "{id} is not an action id: ids are 0..{ACTION_COUNT} (see agon.action_from_id)"
-            ))
-        })
+    u32::try_from(id).ok().and_then(from_id).ok_or_else(|| {
+        IllegalActionError::new_err(format!(
+            "{id} is not an action id: ids are 0..{ACTION_COUNT} (see agon.action_from_id)"
+        ))
+    })
 }
 
 /// The id (`0..agon.ACTION_COUNT`) of an action written in notation (`"h9-g9"`, `"d9@a5"`,

@@ -42,7 +42,11 @@ impl PyGame {
         let text: String = action.extract().map_err(|_| {
             IllegalActionError::new_err(format!(
                 "an action is a string such as \"h9-g9\" or an integer id, not {}",
-                action.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                action
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
             ))
         })?;
         parse_action(text.trim(), self.game.position())
@@ -127,7 +131,11 @@ impl PyGame {
 
     /// The ids of the legal actions, ascending; `[]` once the game is over.
     fn legal_action_ids(&self) -> Vec<u32> {
-        let mut ids: Vec<u32> = self.generate().iter().map(|&a| action_ids::to_id(a)).collect();
+        let mut ids: Vec<u32> = self
+            .generate()
+            .iter()
+            .map(|&a| action_ids::to_id(a))
+            .collect();
         ids.sort_unstable();
         ids
     }
@@ -158,9 +166,10 @@ impl PyGame {
     /// game is unchanged).
     fn play(&mut self, action: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let action = self.action(action)?;
-        let captures = self.game.play(action).map_err(|e| {
-            IllegalActionError::new_err(format!("{action} is not legal: {e}"))
-        })?;
+        let captures = self
+            .game
+            .play(action)
+            .map_err(|e| IllegalActionError::new_err(format!("{action} is not legal: {e}")))?;
         Ok(cell_names(captures))
     }
 
@@ -244,7 +253,9 @@ impl PyGame {
     /// The pieces a side still holds in hand (placement openings): `{"queen": n, "guard": m}`.
     fn in_hand<'py>(&self, py: Python<'py>, side: &str) -> PyResult<Bound<'py, PyDict>> {
         let side = Side::parse(side).ok_or_else(|| {
-            IllegalActionError::new_err(format!("`{side}` is not a side: use \"white\" or \"black\""))
+            IllegalActionError::new_err(format!(
+                "`{side}` is not a side: use \"white\" or \"black\""
+            ))
         })?;
         let dict = PyDict::new(py);
         for kind in [agon_core::PieceKind::Queen, agon_core::PieceKind::Guard] {
@@ -256,7 +267,11 @@ impl PyGame {
     /// The current position as planes on the 11x11 embedding: a NumPy `float32` array of
     /// shape `agon.OBSERVATION_SHAPE`; `agon.OBSERVATION_PLANES` names the planes.
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let shape = [observation::PLANES.len(), observation::WIDTH, observation::WIDTH];
+        let shape = [
+            observation::PLANES.len(),
+            observation::WIDTH,
+            observation::WIDTH,
+        ];
         let mut planes = vec![0f32; shape.iter().product()];
         observation::fill(self.game.position(), &mut planes);
         let bytes: Vec<u8> = planes.iter().flat_map(|v| v.to_ne_bytes()).collect();

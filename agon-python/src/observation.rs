@@ -56,8 +56,9 @@ pub fn fill(position: &Position, out: &mut [f32]) {
         }
     };
     let in_hand = |side| {
-        f32::from(position.in_hand(side, PieceKind::Queen) + position.in_hand(side, PieceKind::Guard))
-            / 7.0
+        f32::from(
+            position.in_hand(side, PieceKind::Queen) + position.in_hand(side, PieceKind::Guard),
+        ) / 7.0
     };
     constant(9, f32::from(u8::from(position.to_move() == Side::White)));
     constant(10, f32::from(u8::from(position.decider() == Side::White)));

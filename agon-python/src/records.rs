@@ -159,7 +159,11 @@ impl PyRecord {
         }
     }
 
-    fn new(py: Python<'_>, file: Option<String>, item: Result<ValidGame, agon_notation::RecordError>) -> PyRecord {
+    fn new(
+        py: Python<'_>,
+        file: Option<String>,
+        item: Result<ValidGame, agon_notation::RecordError>,
+    ) -> PyRecord {
         match item {
             Ok(valid) => PyRecord {
                 file,
