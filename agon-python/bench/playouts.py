@@ -38,24 +38,19 @@ import pyspiel
 START, END = "<!-- playouts:start -->", "<!-- playouts:end -->"
 
 
-def agon_ids(budget: int, rng: random.Random) -> int:
-    actions = 0
-    while actions < budget:
-        game = agon.Game()
-        while not game.is_over():
-            game.play(rng.choice(game.legal_action_ids()))
-            actions += 1
-    return actions
+def agon_game(legal):
+    """Random games through `agon.Game`, with the legal actions from `legal(game)`."""
 
+    def play(budget: int, rng: random.Random) -> int:
+        actions = 0
+        while actions < budget:
+            game = agon.Game()
+            while not game.is_over():
+                game.play(rng.choice(legal(game)))
+                actions += 1
+        return actions
 
-def agon_notation(budget: int, rng: random.Random) -> int:
-    actions = 0
-    while actions < budget:
-        game = agon.Game()
-        while not game.is_over():
-            game.play(rng.choice(game.legal_actions()))
-            actions += 1
-    return actions
+    return play
 
 
 def agon_in_rust(budget: int, rng: random.Random) -> int:
@@ -110,8 +105,8 @@ def main() -> None:
 
     agon.openspiel.register()
     cases = [
-        ("Agon, `agon.Game` with action ids", agon_ids, 1),
-        ("Agon, `agon.Game` with notation strings", agon_notation, 1),
+        ("Agon, `agon.Game` with action ids", agon_game(agon.Game.legal_action_ids), 1),
+        ("Agon, `agon.Game` with notation strings", agon_game(agon.Game.legal_actions), 1),
         ("Agon through pyspiel (`agon.openspiel`, a Python game)", pyspiel_game("agon"), 1),
         ("hex 11x11 (OpenSpiel, C++)", pyspiel_game("hex"), 1),
         ("go 9x9 (OpenSpiel, C++)", pyspiel_game("go(board_size=9)"), 1),
