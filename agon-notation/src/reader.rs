@@ -21,6 +21,10 @@ use std::io::{self, Read};
 /// The longest token (action, move number, NAG) the reader accepts, in bytes.
 pub const MAX_TOKEN: usize = 64;
 
+/// The longest comment text passed to [`Visitor::comment`], in bytes; the rest of a longer
+/// comment is read and dropped (the reader keeps constant memory).
+pub const MAX_COMMENT: usize = 8192;
+
 const BUFFER: usize = 64 * 1024;
 
 /// A place in the input: 1-based line and column (in characters).
@@ -96,9 +100,10 @@ pub trait Visitor {
         let _ = (nag, at);
         Flow::Continue
     }
-    /// A comment `{...}` or `;...` (its text is not kept).
-    fn comment(&mut self, at: Location) -> Flow {
-        let _ = at;
+    /// A comment: `text` is what stands between `{` and `}`, or after `;` to the end of the
+    /// line, as written (carriage returns dropped, cut to [`MAX_COMMENT`] bytes).
+    fn comment(&mut self, text: &str, at: Location) -> Flow {
+        let _ = (text, at);
         Flow::Continue
     }
     /// The result token.
@@ -132,9 +137,10 @@ pub struct Reader<R> {
     /// UTF-8 continuation bytes passed on the current line (bytes that are not columns).
     continuation: u64,
     bom_checked: bool,
-    /// Scratch buffers for tag names and values.
+    /// Scratch buffers for tag names and values, and comment text.
     name: Vec<u8>,
     value: Vec<u8>,
+    comment: Vec<u8>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -218,6 +224,7 @@ impl<R: Read> Reader<R> {
             bom_checked: false,
             name: Vec::new(),
             value: Vec::new(),
+            comment: Vec::new(),
         }
     }
 
@@ -316,12 +323,13 @@ impl<R: Read> Reader<R> {
                 b';' => {
                     let at = self.location();
                     self.pos += 1;
-                    self.rest_of_line(&mut state, visitor)?;
+                    self.comment.clear();
+                    self.rest_of_line(&mut state, visitor, true)?;
                     if state.begun && !state.skipping {
-                        state.apply(visitor.comment(at));
+                        state.apply(visitor.comment(self.comment_text(), at));
                     }
                 }
-                b'%' if self.at_line_start() => self.rest_of_line(&mut state, visitor)?,
+                b'%' if self.at_line_start() => self.rest_of_line(&mut state, visitor, false)?,
                 _ => {
                     self.begin(&mut state, visitor);
                     if state.section == Section::Tags {
@@ -396,15 +404,18 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Skips to the end of the line (not consuming the newline), checking UTF-8.
+    /// Skips to the end of the line (not consuming the newline), checking UTF-8; with
+    /// `keep`, the text goes to the comment buffer.
     fn rest_of_line<V: Visitor>(
         &mut self,
         state: &mut GameState,
         visitor: &mut V,
+        keep: bool,
     ) -> io::Result<()> {
         while let Some(b) = self.peek()? {
             match b {
                 b'\n' => break,
+                _ if keep => self.comment_char(state, visitor)?,
                 0x80.. => {
                     self.utf8_char(state, visitor)?;
                 }
@@ -412,6 +423,34 @@ impl<R: Read> Reader<R> {
             }
         }
         Ok(())
+    }
+
+    /// Steps over one character of a comment (checking UTF-8) and keeps it in the comment
+    /// buffer while that holds less than [`MAX_COMMENT`] bytes; carriage returns are
+    /// dropped.
+    fn comment_char<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+    ) -> io::Result<()> {
+        // Reading may move the buffer: remember the absolute offset.
+        let start = self.base + self.pos as u64;
+        if self.buf[self.pos] < 0x80 {
+            self.pos += 1;
+        } else if !self.utf8_char(state, visitor)? {
+            return Ok(());
+        }
+        let from = (start - self.base) as usize;
+        let bytes = &self.buf[from..self.pos];
+        if bytes != b"\r" && self.comment.len() + bytes.len() <= MAX_COMMENT {
+            self.comment.extend_from_slice(bytes);
+        }
+        Ok(())
+    }
+
+    /// The comment buffer as text (it holds whole, checked characters only).
+    fn comment_text(&self) -> &str {
+        std::str::from_utf8(&self.comment).unwrap_or_default()
     }
 
     /// A `{...}` comment. A comment may not contain a line that starts with `[`: such a
@@ -423,6 +462,7 @@ impl<R: Read> Reader<R> {
     ) -> io::Result<()> {
         let at = self.location();
         self.pos += 1;
+        self.comment.clear();
         loop {
             let Some(b) = self.peek()? else {
                 let message =
@@ -438,6 +478,9 @@ impl<R: Read> Reader<R> {
                 }
                 b'\n' => {
                     self.newline();
+                    if self.comment.len() < MAX_COMMENT {
+                        self.comment.push(b'\n');
+                    }
                     if self.peek()? == Some(b'[') {
                         // The `[` starts the next game, even if this one had no movetext.
                         state.section = Section::Moves;
@@ -450,14 +493,11 @@ impl<R: Read> Reader<R> {
                         return Ok(());
                     }
                 }
-                0x80.. => {
-                    self.utf8_char(state, visitor)?;
-                }
-                _ => self.pos += 1,
+                _ => self.comment_char(state, visitor)?,
             }
         }
         if state.begun && !state.skipping {
-            state.apply(visitor.comment(at));
+            state.apply(visitor.comment(self.comment_text(), at));
         }
         Ok(())
     }
@@ -1000,6 +1040,43 @@ mod tests {
         let mut log = Log::default();
         while reader.read_game(&mut log).unwrap() {}
         assert_eq!(log.0[1], "tag Site=Café Régence — Paris @1:8");
+    }
+
+    /// Records the text of every comment of every game.
+    #[derive(Default)]
+    struct Comments(Vec<String>);
+
+    impl Visitor for Comments {
+        fn comment(&mut self, text: &str, _: Location) -> Flow {
+            self.0.push(text.to_string());
+            Flow::Continue
+        }
+    }
+
+    fn comments(input: impl Read) -> Vec<String> {
+        let mut reader = Reader::new(input);
+        let mut comments = Comments::default();
+        while reader.read_game(&mut comments).unwrap() {}
+        comments.0
+    }
+
+    #[test]
+    fn comment_texts_reach_the_visitor_across_refills() {
+        let input = "[Event \"x\"]\r\n{before}\r\n1. h9-g9 {Ein Zug — gut} ; to the end\r\n\
+                     b7-c7 {two\r\nlines}$1 *\n{after the game}\n"
+            .as_bytes();
+        let expected = ["before", "Ein Zug — gut", " to the end", "two\nlines"];
+        assert_eq!(comments(input), expected);
+        assert_eq!(comments(OneByte(input)), expected);
+    }
+
+    #[test]
+    fn long_comments_are_cut_at_a_character() {
+        let text = format!("a{}", "é".repeat(MAX_COMMENT));
+        let kept = comments(format!("1. h9-g9 {{{text}}} *\n").as_bytes());
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].len(), MAX_COMMENT - 1);
+        assert!(text.starts_with(&kept[0]));
     }
 
     #[test]

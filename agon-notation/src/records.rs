@@ -25,6 +25,18 @@ pub struct ValidGame {
     /// games stopped by resignation, time forfeit or agreement are unfinished here, the
     /// record holds their result).
     pub game: Game,
+    /// The game's comments in order (the record itself does not keep them).
+    pub comments: Vec<Comment>,
+}
+
+/// A comment of a game record, with where it stands among the actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    /// The number of actions before it: 0 in the tag section or before the first action,
+    /// `n` right after the `n`-th action.
+    pub ply: u64,
+    /// The text without the `{ }` or `;`, trimmed (cut to [`crate::MAX_COMMENT`] bytes).
+    pub text: String,
 }
 
 impl std::fmt::Debug for ValidGame {
@@ -167,6 +179,7 @@ struct Builder<'a> {
     game: Option<Game>,
     first: Side,
     error: Option<RecordError>,
+    comments: Vec<Comment>,
 }
 
 impl<'a> Builder<'a> {
@@ -184,6 +197,7 @@ impl<'a> Builder<'a> {
             game: None,
             first: Side::White,
             error: None,
+            comments: Vec::new(),
         }
     }
 
@@ -284,6 +298,7 @@ impl<'a> Builder<'a> {
             line: self.line,
             record: self.record,
             game,
+            comments: self.comments,
         })
     }
 }
@@ -420,6 +435,15 @@ impl Visitor for Builder<'_> {
         Flow::Continue
     }
 
+    fn comment(&mut self, text: &str, _at: Location) -> Flow {
+        let ply = self.game.as_ref().map_or(0, |g| g.ply_count() as u64);
+        self.comments.push(Comment {
+            ply,
+            text: text.trim().to_string(),
+        });
+        Flow::Continue
+    }
+
     fn syntax_error(&mut self, error: SyntaxError) {
         let ply = self.next_ply();
         self.fail(error.at, ply, error.kind, error.message);
@@ -496,6 +520,23 @@ mod tests {
                  does not capture it; b7-c7 captures nothing (written b7-c7)",
             ]
         );
+    }
+
+    #[test]
+    fn comments_come_with_their_place_among_the_actions() {
+        let text = "[Event \"e\"]\n{ opening notes }\n1. h9-g9 {first} b7-c7 ; a line\n\
+                    2. g9-f9 {} *\n";
+        let game = Records::new(text.as_bytes()).next().unwrap().unwrap();
+        let found: Vec<(u64, &str)> = game
+            .comments
+            .iter()
+            .map(|c| (c.ply, c.text.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [(0, "opening notes"), (1, "first"), (2, "a line"), (3, "")]
+        );
+        assert!(!game.record.to_string().contains("first"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::io::Read;
 use std::sync::Mutex;
 
 /// One game of a record file with its verdict. A valid game has its tags, actions,
-/// captures, result and termination; an invalid one has `valid == False` and `error`, a
+/// captures, comments, result and termination; an invalid one has `valid == False` and `error`, a
 /// `RecordError` that says where and why (the message `agon validate` prints).
 #[pyclass(module = "agon", name = "Record", frozen)]
 pub struct PyRecord {
@@ -112,6 +112,17 @@ impl PyRecord {
     fn captures(&self) -> Vec<Vec<String>> {
         self.plies()
             .map(|p| p.captures.map(|c| c.to_string()).collect())
+            .collect()
+    }
+
+    /// The comments, in order, as `(ply, text)`: `ply` is the number of actions before the
+    /// comment (0 in the tags or before the first action), `text` is trimmed.
+    #[getter]
+    fn comments(&self) -> Vec<(u64, String)> {
+        self.valid
+            .iter()
+            .flat_map(|v| v.comments.iter())
+            .map(|c| (c.ply, c.text.clone()))
             .collect()
     }
 

@@ -29,6 +29,14 @@ def test_text_games_with_verdicts():
         bad.game()
 
 
+def test_comments_come_with_their_place():
+    text = '[Event "c"]\n{ before }\n1. h9-g9 {a good start} b7-c7 ; the reply\n2. g9-f9 *\n'
+    (record,) = agon.read_records(text)
+    assert record.comments == [(0, "before"), (1, "a good start"), (2, "the reply")]
+    assert "good start" not in record.text()  # the canonical record drops comments
+    assert next(iter(agon.read_records(TEXT))).comments == []
+
+
 def test_strict_raises_at_the_first_invalid_game():
     reader = agon.read_records(TEXT, strict=True)
     assert next(reader).valid
