@@ -2,7 +2,7 @@
 //! (`"h9-g9"`) or as ids (`agon.action_id`); every legality question is agon-core's.
 
 use crate::action_ids;
-use crate::errors::{position_error, record_error, IllegalActionError};
+use crate::errors::{position_error, record_error, AgonError, IllegalActionError};
 use crate::observation;
 use crate::rules::{rules_from, PyRules};
 use agon_core::{Action, ActionList, Bitboard, Cell, Game, Rng, Side};
@@ -253,7 +253,7 @@ impl PyGame {
     /// The pieces a side still holds in hand (placement openings): `{"queen": n, "guard": m}`.
     fn in_hand<'py>(&self, py: Python<'py>, side: &str) -> PyResult<Bound<'py, PyDict>> {
         let side = Side::parse(side).ok_or_else(|| {
-            IllegalActionError::new_err(format!(
+            AgonError::new_err(format!(
                 "`{side}` is not a side: use \"white\" or \"black\""
             ))
         })?;

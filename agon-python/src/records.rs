@@ -42,8 +42,8 @@ impl PyRecord {
         self.error.as_ref().map(|e| e.clone_ref(py))
     }
 
-    /// Every tag, engine tags (`Variant`, `Result`, `Termination`, `Position`) included,
-    /// in the writer's order; `{}` for an invalid game.
+    /// Every tag: the record's own (roster tags first), then the engine's (`Result`,
+    /// `Variant`, `Position`, `Termination`, those that apply); `{}` for an invalid game.
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);

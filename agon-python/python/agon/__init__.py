@@ -11,7 +11,7 @@ engine: every rule question is answered by ``agon-core`` and every record or pos
 >>> g.play("h9-g9")
 []
 >>> agon.perft("standard", 3)
-14727
+18417
 
 Submodules: ``agon.openspiel`` (an OpenSpiel game, ``register()``) and ``agon.pettingzoo``
 (an AEC environment, ``env()``). The guide is docs/python.md in the repository.
