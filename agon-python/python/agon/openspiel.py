@@ -131,7 +131,7 @@ class AgonState(pyspiel.State):
         if score is None:
             return [0.0, 0.0]
         white = 2.0 * score - 1.0
-        return [white, -white]
+        return [white, 0.0 - white]  # not -0.0 for a draw
 
     def __str__(self):
         return self.game.position()
