@@ -1,8 +1,9 @@
-//! Opening inputs (a file or stdin for `-`) and writing files atomically.
+//! Opening inputs (a file or stdin for `-`) and finding record files in folders. Output
+//! files are written by agon-files (atomically, keeping devices, links, owner and mode).
 
 use crate::error::{describe_io, CliError};
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// An opened input.
@@ -39,49 +40,6 @@ pub fn open_input(path: &Path) -> Result<Input, CliError> {
             describe_io(&e)
         ))
     })
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so
-/// that readers see either the old or the new content, never a half-written file.
-pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    atomic_write_with(path, |out| out.write_all(bytes))
-}
-
-/// The path of the temporary file used to replace `path`.
-fn temp_path(path: &Path) -> PathBuf {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "agon".into());
-    dir.join(format!(".{name}.agon-tmp-{}", std::process::id()))
-}
-
-/// Like [`atomic_write`], with the content written by `fill` (streamed, not held in
-/// memory). If `fill` fails the old file is left untouched.
-pub fn atomic_write_with(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let temp = temp_path(path);
-    let result = (|| {
-        let mut out = io::BufWriter::new(File::create(&temp)?);
-        fill(&mut out)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            file.set_permissions(meta.permissions())?;
-        }
-        drop(file);
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 /// The record files named on the command line: a folder stands for every `.agn` file in

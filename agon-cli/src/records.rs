@@ -2,7 +2,7 @@
 //! writing records atomically.
 
 use crate::error::{describe_io, CliError};
-use crate::files::{atomic_write, open_input, Input};
+use crate::files::{open_input, Input};
 use crate::select::Selected;
 use agon_core::{Game, Outcome, Position, Rules};
 use agon_notation::{
@@ -212,7 +212,7 @@ pub fn save_game(
         record.result = outcome.result;
         record.termination = Some(outcome.termination);
     }
-    atomic_write(path, record.to_string().as_bytes()).map_err(|e| {
+    agon_files::write_file(path, record.to_string().as_bytes()).map_err(|e| {
         CliError::new(format!(
             "cannot save {}: {}",
             path.display(),

@@ -1,7 +1,7 @@
 //! `agon convert`: game records to JSON and back, or every position of every game.
 
 use crate::error::{describe_io, CliError, CliResult, EXIT_ERROR, EXIT_PROBLEMS};
-use crate::files::{atomic_write_with, expand_inputs, open_input, Input};
+use crate::files::{expand_inputs, open_input, Input};
 use crate::games::{for_each_game, Event, MapFn, Source};
 use agon_core::Game;
 use agon_notation::{format_annotated, format_position, GameRecord};
@@ -150,7 +150,7 @@ pub fn run(args: &ConvertArgs) -> CliResult {
         }
         Some(path) => {
             let mut code = 0;
-            atomic_write_with(&path, |file| {
+            agon_files::write_file_with(&path, |file| {
                 code = body(file).map_err(|e| std::io::Error::other(error_message(e)))?;
                 Ok(())
             })

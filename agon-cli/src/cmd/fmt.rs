@@ -2,7 +2,7 @@
 //! move numbers, 80-column lines), to stdout or in place.
 
 use crate::error::{describe_io, CliError, CliResult, EXIT_ERROR, EXIT_PROBLEMS};
-use crate::files::{atomic_write_with, expand_inputs, is_stdin};
+use crate::files::{expand_inputs, is_stdin};
 use crate::games::{for_each_game, Event, MapFn, Source};
 use crate::output::Out;
 use clap::Args;
@@ -204,7 +204,7 @@ fn rewrite_one(path: &Path, threads: usize) -> Result<FileOutcome, CliError> {
         other => return Ok(other),
     }
     let mut result = Ok(FileOutcome::Changed);
-    atomic_write_with(path, |out| {
+    agon_files::write_file_with(path, |out| {
         let (invalid, readable) =
             format_into(path, threads, out).map_err(|e| io::Error::other(format!("{e}")))?;
         if !readable || invalid > 0 {

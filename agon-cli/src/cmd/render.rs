@@ -143,7 +143,8 @@ pub fn run(args: &RenderArgs) -> CliResult {
                 out.write_all(svg.as_bytes())?;
                 out.flush()?;
             } else {
-                std::fs::write(&args.output, svg).map_err(|e| write_error(&args.output, e))?;
+                agon_files::write_file(&args.output, svg.as_bytes())
+                    .map_err(|e| write_error(&args.output, e))?;
             }
         }
         Format::Png => {
@@ -154,10 +155,25 @@ pub fn run(args: &RenderArgs) -> CliResult {
                 ));
             }
             check_writable(&args.output)?;
-            let root = BitMapBackend::new(&args.output, size).into_drawing_area();
-            draw(&root, game, &caption, options).map_err(|e| drawing_error(e.to_string()))?;
-            root.present().map_err(|e| {
-                CliError::new(format!("cannot write {}: {e}", args.output.display()))
+            let mut failure = None;
+            agon_files::write_file_via_path(&args.output, |temp| {
+                let root = BitMapBackend::new(temp, size).into_drawing_area();
+                let drawn = draw(&root, game, &caption, options)
+                    .map_err(|e| drawing_error(e.to_string()))
+                    .and_then(|()| {
+                        root.present().map_err(|e| {
+                            CliError::new(format!("cannot write {}: {e}", args.output.display()))
+                        })
+                    });
+                drawn.map_err(|e| {
+                    failure = Some(e);
+                    std::io::Error::other("not drawn")
+                })
+            })
+            .map_err(|e| {
+                failure
+                    .take()
+                    .unwrap_or_else(|| write_error(&args.output, e))
             })?;
         }
     }
