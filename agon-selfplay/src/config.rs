@@ -16,6 +16,9 @@ pub const DEFAULT_OPENING_PLIES: u32 = 4;
 pub const DEFAULT_MAX_PLIES: u32 = 1000;
 /// Default seed.
 pub const DEFAULT_SEED: u64 = 1;
+/// The largest config file read (a config file is a few lines; `--config /dev/zero` must
+/// not read until memory runs out).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
 /// Every setting, each optional (unset settings take the defaults above).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -61,7 +64,25 @@ pub struct Settings {
 impl Settings {
     /// Reads a config file: TOML if its name ends in `.toml`, JSON otherwise.
     pub fn load(path: &Path) -> Result<Settings> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        use std::io::Read;
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_CONFIG_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io(path, e))?;
+        if bytes.len() as u64 > MAX_CONFIG_BYTES {
+            return Err(Error::Settings(format!(
+                "{}: a config file is at most 1 MiB",
+                path.display()
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::Settings(format!(
+                "{}: not UTF-8 text (byte {} is not)",
+                path.display(),
+                e.utf8_error().valid_up_to() + 1
+            ))
+        })?;
         let is_toml = path
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case("toml"));
@@ -93,6 +114,51 @@ impl Settings {
             anchor: over.anchor.or(self.anchor),
             prior: over.prior.or(self.prior),
         }
+    }
+
+    /// The settings that describe an experiment exactly (`white` and `black` for a run,
+    /// `agents` for a tournament), for comparing a `--resume` with the stored run.
+    pub fn of_experiment(experiment: &Experiment) -> Settings {
+        let (white, black, agents) = match experiment.kind {
+            Kind::Run => (
+                experiment.pairings.first().map(|p| p.first.clone()),
+                experiment.pairings.first().map(|p| p.second.clone()),
+                None,
+            ),
+            Kind::Tournament => {
+                let mut agents: Vec<String> = Vec::new();
+                for p in &experiment.pairings {
+                    for a in [&p.first, &p.second] {
+                        if !agents.contains(a) {
+                            agents.push(a.clone());
+                        }
+                    }
+                }
+                (None, None, Some(agents))
+            }
+        };
+        Settings {
+            variants: Some(experiment.variants.clone()),
+            agent: None,
+            white,
+            black,
+            agents,
+            games: Some(experiment.games),
+            opening_plies: Some(experiment.opening_plies),
+            max_plies: Some(experiment.max_plies),
+            seed: Some(experiment.seed),
+            ..Settings::default()
+        }
+    }
+
+    /// These settings (a stored run's, see [`Settings::of_experiment`]) with the ones
+    /// given for a `--resume` on top: `agent` replaces both sides.
+    pub fn resumed_with(mut self, given: Settings) -> Settings {
+        if given.agent.is_some() {
+            self.white = None;
+            self.black = None;
+        }
+        self.overlaid(given)
     }
 
     /// Whether any setting that defines the experiment (not `threads` or a report

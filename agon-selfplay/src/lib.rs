@@ -13,7 +13,7 @@
 //! [`summary`] and [`stats`] compute the statistics, [`contrasts`] compares variants
 //! with a baseline; [`ratings`] rates agents
 //! of a tournament; [`table`], [`report`] and [`charts`] present the results; [`merge`]
-//! joins shards.
+//! joins shards; [`verify`] checks that a row and its record tell the same game.
 
 pub mod charts;
 pub mod config;
@@ -35,6 +35,7 @@ pub mod stats;
 pub mod store;
 pub mod summary;
 pub mod table;
+pub mod verify;
 
 pub use error::{Error, Result};
 pub use experiment::{Experiment, Kind, Pairing, Shard};

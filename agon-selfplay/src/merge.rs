@@ -6,19 +6,30 @@ use crate::error::{Error, Result};
 use crate::report::write_reports;
 use crate::row::GameRow;
 use crate::sample::{sprt_limits, within_limits};
-use crate::store::{read_files, write_games, Manifest, GAMES_AGN, GAMES_CSV, MANIFEST};
+use crate::store::{check_fresh, describe_damage, read_files, write_games, Manifest, GAMES_AGN};
 use crate::summary::{Analysis, Summary};
+use crate::verify::check_game;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Merges `dirs` into `out` (which must not hold a run yet) and writes its reports.
+/// One game as found in one directory.
+struct Copy {
+    row: GameRow,
+    record: String,
+    dir: PathBuf,
+}
+
+/// Merges `dirs` into `out` (which must be new or empty; the caller holds its lock) and
+/// writes its reports. Every game's row must agree with its record, and two copies of a
+/// game must be identical (but for the timing column; games whose agents used the clock
+/// cannot be replayed and may differ, the first copy is kept), or the merge is refused
+/// with the game named.
 pub fn merge(dirs: &[PathBuf], out: &Path, analysis: &Analysis) -> Result<Summary> {
     let Some(first) = dirs.first() else {
         return Err(Error::Settings("merge needs at least one directory".into()));
     };
     let base = Manifest::read(first)?;
-    let mut rows: BTreeMap<u64, GameRow> = BTreeMap::new();
-    let mut records: BTreeMap<u64, String> = BTreeMap::new();
+    let mut games: BTreeMap<u64, Copy> = BTreeMap::new();
     for dir in dirs {
         let manifest = Manifest::read(dir)?;
         if manifest.experiment != base.experiment {
@@ -31,42 +42,62 @@ pub fn merge(dirs: &[PathBuf], out: &Path, analysis: &Analysis) -> Result<Summar
                 ),
             ));
         }
-        let (dir_rows, dir_records) = read_files(dir, &manifest)?;
-        for row in dir_rows {
-            let Some(record) = dir_records.get(&row.index) else {
+        let mut files = read_files(dir, &manifest)?;
+        if let Some(damaged) = files.damaged.first() {
+            return Err(Error::output(
+                dir,
+                format!(
+                    "{}; repair it with `agon-selfplay run --resume --out {}` first",
+                    describe_damage(&dir.join(GAMES_AGN), damaged),
+                    dir.display()
+                ),
+            ));
+        }
+        for row in files.rows {
+            let Some(record) = files.records.remove(&row.index) else {
                 continue;
             };
-            if let Some(existing) = rows.get(&row.index) {
-                let same = GameRow {
-                    duration_ms: existing.duration_ms,
+            check_game(&base.experiment, &row, &record)
+                .map_err(|why| Error::output(dir, format!("game {}: {why}", row.index)))?;
+            if let Some(existing) = games.get(&row.index) {
+                let same_row = GameRow {
+                    duration_ms: existing.row.duration_ms,
                     ..row.clone()
-                } == *existing;
+                } == existing.row;
+                let same = same_row && record == existing.record;
                 if !same && !row.time_limited {
                     return Err(Error::output(
                         dir,
                         format!(
-                            "game {} differs from the same game in another directory",
-                            row.index
+                            "game {} differs from the same game in {} (its {}); copies of a \
+                             game must be identical",
+                            row.index,
+                            existing.dir.display(),
+                            if same_row { "record" } else { "games.csv row" }
                         ),
                     ));
                 }
                 continue;
             }
-            records.insert(row.index, record.clone());
-            rows.insert(row.index, row);
+            games.insert(
+                row.index,
+                Copy {
+                    row,
+                    record,
+                    dir: dir.clone(),
+                },
+            );
         }
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    for name in [MANIFEST, GAMES_CSV, GAMES_AGN] {
-        if out.join(name).exists() {
-            return Err(Error::output(
-                out,
-                format!("already holds a run ({name} exists); merge into a new directory"),
-            ));
-        }
-    }
+    check_fresh(out, "merge into a new directory")?;
     let manifest = Manifest::new(base.experiment, None);
-    let mut rows: Vec<GameRow> = rows.into_values().collect();
+    let mut rows = Vec::with_capacity(games.len());
+    let mut records = BTreeMap::new();
+    for (index, copy) in games {
+        rows.push(copy.row);
+        records.insert(index, copy.record);
+    }
     // Shards cannot see each other's games, so each plays all of its own; an SPRT decides
     // on the merged prefix here, and the games after its decision are left out.
     if let Some(limits) = sprt_limits(&manifest.experiment, &rows) {

@@ -48,39 +48,81 @@ pub struct RecordSpan<'a> {
     pub index: u64,
     /// The whole record text, blank line included.
     pub text: &'a str,
+    /// The line of the file where it starts (1-based).
+    pub line: u64,
+}
+
+/// A complete record that cannot be used: bytes that are not UTF-8 (a damaged disk or
+/// copy).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DamagedRecord {
+    /// The value of its `Index` tag, if it could be read.
+    pub index: Option<u64>,
+    /// The line of the file with the first bad byte (1-based).
+    pub line: u64,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// What [`split_records`] finds in an `.agn` file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SplitRecords<'a> {
+    /// The complete, readable records, in file order.
+    pub records: Vec<RecordSpan<'a>>,
+    /// Complete records that cannot be read.
+    pub damaged: Vec<DamagedRecord>,
+    /// Bytes left out: before the first record, and records cut short by a kill.
+    pub dropped: usize,
 }
 
 /// Splits an `.agn` file written by this harness into complete records. A record cut short
-/// by a kill (no closing blank line, or no `Index` tag) is left out; the number of bytes
-/// left out is returned too.
-pub fn split_records(text: &str) -> (Vec<RecordSpan<'_>>, usize) {
-    let mut starts: Vec<usize> = Vec::new();
+/// by a kill (no closing blank line, or no `Index` tag) is left out and counted in
+/// `dropped`; a complete record with bytes that are not UTF-8 is reported in `damaged`.
+pub fn split_records(bytes: &[u8]) -> SplitRecords<'_> {
+    let mut starts: Vec<(usize, u64)> = Vec::new();
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        if line.trim_end() == FIRST_TAG {
-            starts.push(offset);
+    for (line, text) in (1u64..).zip(bytes.split_inclusive(|&b| b == b'\n')) {
+        if text.trim_ascii_end() == FIRST_TAG.as_bytes() {
+            starts.push((offset, line));
         }
-        offset += line.len();
+        offset += text.len();
     }
-    let mut records = Vec::new();
-    let mut dropped = if starts.is_empty() {
-        text.len()
-    } else {
-        starts[0]
+    let mut split = SplitRecords {
+        dropped: starts.first().map_or(bytes.len(), |&(start, _)| start),
+        ..SplitRecords::default()
     };
-    for (k, &start) in starts.iter().enumerate() {
-        let end = starts.get(k + 1).copied().unwrap_or(text.len());
-        let chunk = &text[start..end];
-        match (chunk.ends_with("\n\n"), index_tag(chunk)) {
-            (true, Some(index)) => records.push(RecordSpan { index, text: chunk }),
-            _ => dropped += chunk.len(),
+    for (k, &(start, line)) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(bytes.len(), |&(next, _)| next);
+        let chunk = &bytes[start..end];
+        let index = index_tag(chunk);
+        if !chunk.ends_with(b"\n\n") || index.is_none() {
+            split.dropped += chunk.len();
+            continue;
+        }
+        match std::str::from_utf8(chunk) {
+            Ok(text) => split.records.push(RecordSpan {
+                index: index.unwrap_or_default(),
+                text,
+                line,
+            }),
+            Err(e) => {
+                let before = &chunk[..e.valid_up_to()];
+                let bad_line = line + before.iter().filter(|&&b| b == b'\n').count() as u64;
+                split.damaged.push(DamagedRecord {
+                    index,
+                    line: bad_line,
+                    reason: "the record is not valid UTF-8".into(),
+                });
+            }
         }
     }
-    (records, dropped)
+    split
 }
 
-fn index_tag(chunk: &str) -> Option<u64> {
-    chunk.lines().find_map(|line| {
+/// The `Index` tag of a record (its tag lines are ASCII even when the movetext is not).
+fn index_tag(chunk: &[u8]) -> Option<u64> {
+    chunk.split(|&b| b == b'\n').find_map(|line| {
+        let line = std::str::from_utf8(line).ok()?;
         line.strip_prefix("[Index \"")?
             .strip_suffix("\"]")?
             .parse()
@@ -146,9 +188,37 @@ mod tests {
         let b = write_record(&row(2, &game), &game);
         let cut = &b[..b.len() - 5];
         let file = format!("{a}{b}{cut}");
-        let (records, dropped) = split_records(&file);
+        let split = split_records(file.as_bytes());
+        let records = &split.records;
         assert_eq!(records.iter().map(|r| r.index).collect::<Vec<_>>(), [7, 2]);
         assert_eq!(records[1].text, b);
-        assert_eq!(dropped, cut.len());
+        assert_eq!(records[1].line, a.lines().count() as u64 + 1);
+        assert_eq!(split.dropped, cut.len());
+        assert!(split.damaged.is_empty());
+    }
+
+    #[test]
+    fn a_record_that_is_not_utf8_is_reported_with_its_line() {
+        let game = short_game();
+        let a = write_record(&row(7, &game), &game);
+        let b = write_record(&row(2, &game), &game);
+        let mut file = format!("{a}{b}{a}").into_bytes();
+        let movetext = a.len() + b.find("1. h9-g9").unwrap();
+        file[movetext + 3] = 0xFF;
+        let split = split_records(&file);
+        assert_eq!(
+            split.records.iter().map(|r| r.index).collect::<Vec<_>>(),
+            [7, 7]
+        );
+        let line =
+            a.lines().count() as u64 + b[..b.find("1. h9").unwrap()].lines().count() as u64 + 1;
+        assert_eq!(
+            split.damaged,
+            [DamagedRecord {
+                index: Some(2),
+                line,
+                reason: "the record is not valid UTF-8".into()
+            }]
+        );
     }
 }

@@ -10,6 +10,10 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
+/// The most worker threads a run takes (`--threads`): far more than any machine has cores,
+/// and few enough to start at once.
+pub const MAX_THREADS: usize = 1024;
+
 /// A finished game: its CSV row and its record.
 pub struct Finished {
     /// The `games.csv` row.
@@ -44,21 +48,33 @@ pub fn play_one(experiment: &Experiment, index: u64) -> Result<Finished> {
 /// `needed` is false when a worker reaches it is skipped (an SPRT that decided stops its
 /// block this way). Stops at the first error (from a game or from `consume`); games being
 /// played then are abandoned.
+///
+/// Indices are taken from the iterator one at a time as workers become free, so memory is
+/// bounded by the games in flight, however many the iterator holds (`--games
+/// 1000000000000`).
 pub fn run_games(
     experiment: &Experiment,
-    indices: &[u64],
+    indices: impl Iterator<Item = u64> + Send,
     threads: usize,
     needed: impl Fn(u64) -> bool + Sync,
     consume: impl FnMut(Finished) -> Result<()> + Send,
 ) -> Result<()> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(Error::Settings(format!(
+            "--threads takes a number from 1 to {MAX_THREADS}, not {threads}"
+        )));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
         .map_err(|e| Error::Settings(format!("cannot start {threads} threads: {e}")))?;
     let stop = AtomicBool::new(false);
     let sink = Mutex::new((consume, None::<Error>));
+    // After an error the iterator ends at once, so the workers do not walk through the
+    // rest of a huge range.
+    let indices = indices.take_while(|_| !stop.load(Ordering::Relaxed));
     pool.install(|| {
-        indices.iter().par_bridge().for_each(|&index| {
+        indices.par_bridge().for_each(|index| {
             if stop.load(Ordering::Relaxed) || !needed(index) {
                 return;
             }

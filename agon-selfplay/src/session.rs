@@ -49,7 +49,8 @@ impl RunOutcome {
 /// Plays every game of `manifest` (its shard only, if any) that is not yet done. With an
 /// SPRT, a block stops being scheduled once the test over its prefix of pairs decided,
 /// and the games played beyond that point are left out of the final files, so the result
-/// is the same at any thread count and after any interruption.
+/// is the same at any thread count and after any interruption. The caller holds the lock of
+/// `options.out` ([`crate::store::lock_output`]).
 pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     let experiment = &manifest.experiment;
     let mut writer = match (&options.out, options.resume) {
@@ -57,17 +58,21 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
         (Some(dir), false) => Some(GameWriter::create(dir, manifest)?),
         (None, _) => None,
     };
+    if let Some(w) = &writer {
+        for note in w.notes() {
+            eprintln!("agon-selfplay: {note}");
+        }
+    }
     let done_rows: Vec<GameRow> = match &options.out {
         Some(dir) if options.resume => crate::store::read_games(dir)?.1,
         _ => Vec::new(),
     };
-    let pending: Vec<u64> = match &writer {
-        Some(w) => manifest
-            .indices()
-            .filter(|i| !w.done().contains(i))
-            .collect(),
-        None => manifest.indices().collect(),
-    };
+    // Lazily: `--games 1000000000000` must not build a list of indices.
+    let done = writer
+        .as_ref()
+        .map(|w| w.done().clone())
+        .unwrap_or_default();
+    let pending = manifest.indices().filter(move |i| !done.contains(i));
     let mut progress = if options.progress {
         Some(Progress::new(
             manifest.expected(),
@@ -96,7 +101,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     let mut rows_in_memory = Vec::new();
     let started = Instant::now();
     let mut played_now = 0;
-    let outcome = run_games(experiment, &pending, options.threads, needed, |finished| {
+    let outcome = run_games(experiment, pending, options.threads, needed, |finished| {
         if let Some(m) = monitor.as_mut() {
             if m.record(&finished.row) {
                 let block = experiment.block_of(finished.row.index);
@@ -104,7 +109,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
             }
         }
         if let Some(w) = writer.as_mut() {
-            w.append_line(finished.row.index, &finished.csv_line, &finished.record)?;
+            w.append_line(&finished.csv_line, &finished.record)?;
         } else {
             rows_in_memory.push(finished.row.clone());
         }

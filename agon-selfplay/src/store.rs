@@ -5,12 +5,18 @@
 //! Each game is appended to `games.agn` first and to `games.csv` second, each in one write
 //! followed by a flush, so a game counts as done exactly when its CSV row is complete. On
 //! `--resume`, a cut-short last line or record is dropped, and only games present in both
-//! files are kept (the others are played again).
+//! files, whose row and record agree, are kept (the others are played again).
+//!
+//! A process that writes a directory holds its lock ([`lock_output`]) from start to end, so
+//! a second process on the same directory is refused. Whole files are replaced through
+//! agon-files (a temporary file of a name no other file shares, a rename, a directory sync).
 
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Shard};
-use crate::record::split_records;
+use crate::record::{split_records, DamagedRecord};
 use crate::row::{header_line, parse_rows, GameRow};
+use crate::verify::check_game;
+use agon_files::{DirLock, LockError};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions};
@@ -69,6 +75,55 @@ impl Manifest {
         write_atomically(&dir.join(MANIFEST), text.as_bytes())
     }
 
+    /// The settings in which `self` (what a `--resume` asks for) differs from `stored`, as
+    /// options, each with the stored value: `--seed 12 (the run has 11)`.
+    pub fn differences(&self, stored: &Manifest) -> Vec<String> {
+        let (a, b) = (&self.experiment, &stored.experiment);
+        let mut out = Vec::new();
+        let differ = |out: &mut Vec<String>, option: &str, given: String, had: String| {
+            if given != had {
+                out.push(format!("{option} {given} (the run has {had})"));
+            }
+        };
+        if a.variants != b.variants {
+            out.push(format!(
+                "--variant {} (the run has --variant {})",
+                a.variants.join(" --variant "),
+                b.variants.join(" --variant ")
+            ));
+        }
+        let agents = |e: &Experiment| -> String {
+            e.pairings
+                .iter()
+                .map(|p| p.label())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        differ(&mut out, "agents", agents(a), agents(b));
+        differ(
+            &mut out,
+            "--games",
+            a.games.to_string(),
+            b.games.to_string(),
+        );
+        differ(
+            &mut out,
+            "--opening-plies",
+            a.opening_plies.to_string(),
+            b.opening_plies.to_string(),
+        );
+        differ(
+            &mut out,
+            "--max-plies",
+            a.max_plies.to_string(),
+            b.max_plies.to_string(),
+        );
+        differ(&mut out, "--seed", a.seed.to_string(), b.seed.to_string());
+        let shard = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
+        differ(&mut out, "--shard", shard(self.shard), shard(stored.shard));
+        out
+    }
+
     /// The game indices this directory should hold.
     pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
         (0..self.experiment.total_games()).filter(|&i| self.shard.iter().all(|s| s.contains(i)))
@@ -86,48 +141,86 @@ impl Manifest {
     }
 }
 
-/// Writes a file through a temporary sibling and a rename, so it is never half written.
+/// Writes a file so that it is never half written (agon-files: a temporary sibling of its
+/// own, a rename, a directory sync; nothing left behind when the disk is full).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    let mut file = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    file.write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .map_err(|e| Error::io(&tmp, e))?;
-    fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    agon_files::write_file(path, bytes).map_err(|e| Error::io(path, e))
 }
 
-/// Appends finished games to an output directory.
+/// Creates the output directory if needed and locks it for this process (until the lock is
+/// dropped or the process ends). Refused, naming the holder, when another process has it.
+pub fn lock_output(dir: &Path) -> Result<DirLock> {
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    DirLock::acquire(dir).map_err(|e| match e {
+        LockError::Busy { .. } => Error::output(
+            dir,
+            format!("{e}; wait for it to end, or choose another --out"),
+        ),
+        LockError::Io { path, error } => Error::io(&path, error),
+    })
+}
+
+/// Checks that `dir` can take a new run: it holds no run (`hint` says what to do then) and
+/// no other files (a run's files would be scattered among them, as with `--out /`).
+pub fn check_fresh(dir: &Path, hint: &str) -> Result<()> {
+    for name in [MANIFEST, GAMES_CSV, GAMES_AGN] {
+        if dir.join(name).exists() {
+            return Err(Error::output(
+                dir,
+                format!("already holds a run ({name} exists); {hint}"),
+            ));
+        }
+    }
+    let entries = fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut others: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name())
+        .filter(|name| name != agon_files::LOCK_FILE && !agon_files::is_temp_name(name))
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    others.sort();
+    let shown = if others.len() > 3 {
+        format!("{}, ... ({} entries)", others[..3].join(", "), others.len())
+    } else {
+        others.join(", ")
+    };
+    Err(Error::output(
+        dir,
+        format!(
+            "a new run needs a new or empty directory, and this one holds other files \
+             ({shown}); choose another --out"
+        ),
+    ))
+}
+
+/// Appends finished games to an output directory. The caller holds the directory's lock
+/// ([`lock_output`]).
 pub struct GameWriter {
     dir: PathBuf,
     csv: File,
     agn: File,
     done: BTreeSet<u64>,
+    notes: Vec<String>,
 }
 
 impl GameWriter {
     /// Starts a new run in `dir` (created if needed). Refuses a directory that already
-    /// holds games.
+    /// holds games or other files.
     pub fn create(dir: &Path, manifest: &Manifest) -> Result<GameWriter> {
         fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        for name in [MANIFEST, GAMES_CSV, GAMES_AGN] {
-            if dir.join(name).exists() {
-                return Err(Error::output(
-                    dir,
-                    format!(
-                        "already holds a run ({name} exists); continue it with --resume, \
-                         or choose another --out"
-                    ),
-                ));
-            }
-        }
+        check_fresh(dir, "continue it with --resume, or choose another --out")?;
         manifest.write(dir)?;
         write_atomically(&dir.join(GAMES_AGN), b"")?;
         write_atomically(&dir.join(GAMES_CSV), &header_line())?;
-        GameWriter::open(dir, BTreeSet::new())
+        GameWriter::open(dir, BTreeSet::new(), Vec::new())
     }
 
     /// Continues the run in `dir`: checks that it holds the same experiment and shard,
-    /// drops anything cut short, and keeps only games present in both files.
+    /// drops anything cut short or damaged, and keeps only games present in both files
+    /// whose row and record agree (the others are played again, each with a note).
     pub fn resume(dir: &Path, manifest: &Manifest) -> Result<GameWriter> {
         let stored = Manifest::read(dir)?;
         if &stored != manifest {
@@ -138,26 +231,53 @@ impl GameWriter {
                  to continue it as it was",
             ));
         }
-        let (rows, records) = read_files(dir, manifest)?;
-        let keep: BTreeSet<u64> = rows
+        let files = read_files(dir, manifest)?;
+        let agn_path = dir.join(GAMES_AGN);
+        let mut notes: Vec<String> = files
+            .damaged
             .iter()
-            .map(|r| r.index)
-            .filter(|i| records.contains_key(i))
+            .map(|d| {
+                format!(
+                    "{}; the game is played again",
+                    describe_damage(&agn_path, d)
+                )
+            })
             .collect();
+        let mut keep = BTreeSet::new();
+        for row in &files.rows {
+            let Some(record) = files.records.get(&row.index) else {
+                continue;
+            };
+            match check_game(&manifest.experiment, row, record) {
+                Ok(()) => {
+                    keep.insert(row.index);
+                }
+                Err(why) => notes.push(format!(
+                    "{}: game {}: {why}; the game is played again",
+                    dir.display(),
+                    row.index
+                )),
+            }
+        }
         let mut csv = header_line();
-        for row in rows.iter().filter(|r| keep.contains(&r.index)) {
+        for row in files.rows.iter().filter(|r| keep.contains(&r.index)) {
             csv.extend(row.to_csv_line());
         }
         let mut agn = String::new();
-        for (_, text) in records.iter().filter(|(i, _)| keep.contains(i)) {
+        for (_, text) in files.records.iter().filter(|(i, _)| keep.contains(i)) {
             agn.push_str(text);
         }
-        write_atomically(&dir.join(GAMES_AGN), agn.as_bytes())?;
+        write_atomically(&agn_path, agn.as_bytes())?;
         write_atomically(&dir.join(GAMES_CSV), &csv)?;
-        GameWriter::open(dir, keep)
+        GameWriter::open(dir, keep, notes)
     }
 
-    fn open(dir: &Path, done: BTreeSet<u64>) -> Result<GameWriter> {
+    /// What resuming dropped and why (games to be played again), one line each.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    fn open(dir: &Path, done: BTreeSet<u64>, notes: Vec<String>) -> Result<GameWriter> {
         let append = |name: &str| {
             let path = dir.join(name);
             OpenOptions::new()
@@ -170,6 +290,7 @@ impl GameWriter {
             agn: append(GAMES_AGN)?,
             csv: append(GAMES_CSV)?,
             done,
+            notes,
         })
     }
 
@@ -178,18 +299,18 @@ impl GameWriter {
         &self.dir
     }
 
-    /// Games already in the directory.
+    /// Games already in the directory when it was opened (not those appended since).
     pub fn done(&self) -> &BTreeSet<u64> {
         &self.done
     }
 
     /// Appends one game: its record, then its row, each flushed.
     pub fn append(&mut self, row: &GameRow, record: &str) -> Result<()> {
-        self.append_line(row.index, &row.to_csv_line(), record)
+        self.append_line(&row.to_csv_line(), record)
     }
 
     /// [`GameWriter::append`] with the row already serialised as a CSV line.
-    pub fn append_line(&mut self, index: u64, csv_line: &[u8], record: &str) -> Result<()> {
+    pub fn append_line(&mut self, csv_line: &[u8], record: &str) -> Result<()> {
         let agn_path = self.dir.join(GAMES_AGN);
         self.agn
             .write_all(record.as_bytes())
@@ -199,9 +320,7 @@ impl GameWriter {
         self.csv
             .write_all(csv_line)
             .and_then(|()| self.csv.flush())
-            .map_err(|e| Error::io(&csv_path, e))?;
-        self.done.insert(index);
-        Ok(())
+            .map_err(|e| Error::io(&csv_path, e))
     }
 
     /// Rewrites both files sorted by game index and returns the rows.
@@ -215,9 +334,15 @@ impl GameWriter {
         drop(self.csv);
         drop(self.agn);
         let manifest = Manifest::read(&self.dir)?;
-        let (rows, records) = read_files(&self.dir, &manifest)?;
-        let rows = sorted_rows(rows.into_iter().filter(|r| keep(r)).collect());
-        write_games(&self.dir, &rows, &records)?;
+        let files = read_files(&self.dir, &manifest)?;
+        if let Some(damaged) = files.damaged.first() {
+            return Err(Error::output(
+                &self.dir,
+                describe_damage(&self.dir.join(GAMES_AGN), damaged),
+            ));
+        }
+        let rows = sorted_rows(files.rows.into_iter().filter(|r| keep(r)).collect());
+        write_games(&self.dir, &rows, &files.records)?;
         Ok(rows)
     }
 }
@@ -246,24 +371,54 @@ pub fn write_games(dir: &Path, rows: &[GameRow], records: &BTreeMap<u64, String>
     write_atomically(&dir.join(GAMES_CSV), &csv)
 }
 
-/// Reads both game files of a directory, checking indices against the manifest: rows
-/// (cut-short last line dropped) and records by index.
-pub fn read_files(
-    dir: &Path,
-    manifest: &Manifest,
-) -> Result<(Vec<GameRow>, BTreeMap<u64, String>)> {
+/// The games of a directory as read from its two files.
+#[derive(Debug, Default)]
+pub struct GameFiles {
+    /// The rows of `games.csv` (a cut-short last line dropped), in file order.
+    pub rows: Vec<GameRow>,
+    /// The complete records of `games.agn`, by game index.
+    pub records: BTreeMap<u64, String>,
+    /// Complete records that cannot be read (not UTF-8).
+    pub damaged: Vec<DamagedRecord>,
+}
+
+/// "FILE:LINE: game N: what is wrong" for a damaged record.
+pub fn describe_damage(agn: &Path, damaged: &DamagedRecord) -> String {
+    let game = damaged
+        .index
+        .map_or("a record".to_string(), |i| format!("game {i}"));
+    format!(
+        "{}:{}: {game}: {}",
+        agn.display(),
+        damaged.line,
+        damaged.reason
+    )
+}
+
+/// Reads both game files of a directory, checking indices against the manifest. A missing
+/// file holds no games (a run killed right after writing its manifest).
+pub fn read_files(dir: &Path, manifest: &Manifest) -> Result<GameFiles> {
+    let read = |path: &Path| match fs::read(path) {
+        Ok(bytes) => Ok(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(Error::io(path, e)),
+    };
     let csv_path = dir.join(GAMES_CSV);
-    let bytes = fs::read(&csv_path).map_err(|e| Error::io(&csv_path, e))?;
+    let bytes = read(&csv_path)?;
     let (rows, _) = parse_rows(&csv_path, &bytes)?;
     let agn_path = dir.join(GAMES_AGN);
-    let text = fs::read_to_string(&agn_path).map_err(|e| Error::io(&agn_path, e))?;
-    let (spans, _) = split_records(&text);
+    let bytes = read(&agn_path)?;
+    let split = split_records(&bytes);
     let mut records = BTreeMap::new();
-    for span in spans {
+    for span in split.records {
         records.insert(span.index, span.text.to_string());
     }
     check_indices(&csv_path, manifest, &rows)?;
-    Ok((rows, records))
+    Ok(GameFiles {
+        rows,
+        records,
+        damaged: split.damaged,
+    })
 }
 
 /// Reads the manifest and rows of a directory (sorted by index), for reports and merges.

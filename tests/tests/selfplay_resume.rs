@@ -122,10 +122,15 @@ fn resume_refuses_another_experiment_and_run_refuses_a_used_directory() {
         out.to_str().unwrap(),
     ])
     .code(2);
-    assert!(
-        other.stderr.contains("different experiment"),
-        "{}",
-        other.stderr
+    // Only the setting that differs is named (`--games 12` is the run's own).
+    assert_eq!(
+        other.stderr,
+        format!(
+            "agon-selfplay: {out} holds another experiment: --variant capture=ring (the run \
+             has --variant standard --variant opening=placement); continue it with `agon-selfplay run \
+             --resume --out {out}` and no experiment options\n",
+            out = out.display()
+        )
     );
     let fresh = selfplay(&args(&out, &[])).code(2);
     assert!(fresh.stderr.contains("--resume"), "{}", fresh.stderr);

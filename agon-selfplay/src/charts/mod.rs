@@ -193,12 +193,15 @@ fn png(
     size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> DrawResult,
 ) -> Result<()> {
-    let tmp = path.with_extension("tmp.png");
-    {
-        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
-        draw(&root).map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
-        root.present()
-            .map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
-    }
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    let mut failure = None;
+    agon_files::write_file_via_path(path, |temp| {
+        let root = BitMapBackend::new(temp, size).into_drawing_area();
+        let drawn = draw(&root).and_then(|()| root.present().map_err(failed));
+        drawn.map_err(|e| {
+            let message = format!("{}: {e}", path.display());
+            failure = Some(Error::Chart(message.clone()));
+            std::io::Error::other(message)
+        })
+    })
+    .map_err(|e| failure.take().unwrap_or_else(|| Error::io(path, e)))
 }

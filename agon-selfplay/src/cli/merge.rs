@@ -22,6 +22,10 @@ pub struct MergeArgs {
 
 pub fn merge(args: MergeArgs) -> Result<()> {
     let analysis = args.analysis.settings().analysis()?;
+    if args.out.is_dir() {
+        agon_selfplay::store::check_fresh(&args.out, "merge into a new directory")?;
+    }
+    let _lock = agon_selfplay::store::lock_output(&args.out)?;
     let summary = agon_selfplay::merge::merge(&args.dirs, &args.out, &analysis)?;
     print_summary(&summary, args.format)
 }

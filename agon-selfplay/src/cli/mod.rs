@@ -7,10 +7,14 @@ mod report;
 mod run;
 mod tournament;
 
+use agon_files::DirLock;
 use agon_selfplay::config::Settings;
-use agon_selfplay::{Error, Result, Shard};
+use agon_selfplay::runner::MAX_THREADS;
+use agon_selfplay::store::{check_fresh, lock_output};
+use agon_selfplay::{Error, Experiment, Kind, Manifest, Result, Shard};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
+use std::path::Path;
 use std::path::PathBuf;
 
 /// Parallel Agon self-play experiments, variant balance statistics and charts.
@@ -164,13 +168,78 @@ impl AnalysisOptions {
     }
 }
 
-/// The number of worker threads: as given, else every core.
+/// The number of worker threads: as given (1 to [`MAX_THREADS`]), else every core.
 fn threads(settings: &Settings) -> Result<usize> {
     match settings.threads {
-        Some(0) => Err(Error::Settings("--threads must be at least 1".into())),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Some(n) => Err(Error::Settings(format!(
+            "--threads takes a number from 1 to {MAX_THREADS}, not {n}"
+        ))),
+        None => Ok(std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS)),
     }
+}
+
+/// Locks the output directory of a new run (`fresh`, built from the settings before the
+/// directory is touched) or of a resumed one, and returns the lock and the manifest to run.
+/// A resumed run keeps its stored experiment; options given with `--resume` must equal the
+/// stored ones, and each one that does not is named.
+fn open_output(
+    out: &Path,
+    fresh: Option<Manifest>,
+    settings: &Settings,
+    shard: Option<Shard>,
+    kind: Kind,
+    build: impl Fn(&Settings) -> Result<Experiment>,
+) -> Result<(DirLock, Manifest)> {
+    if let Some(manifest) = fresh {
+        let hint = "continue it with --resume, or choose another --out";
+        // A directory some process locked is refused for that; any other is checked before
+        // a lock file is made in it (and again under the lock).
+        if out.is_dir() && !out.join(agon_files::LOCK_FILE).exists() {
+            check_fresh(out, hint)?;
+        }
+        let lock = lock_output(out)?;
+        check_fresh(out, hint)?;
+        return Ok((lock, manifest));
+    }
+    // The usual error for a directory that holds no run, before creating anything.
+    Manifest::read(out)?;
+    let lock = lock_output(out)?;
+    let stored = Manifest::read(out)?;
+    if stored.experiment.kind != kind {
+        let command = match stored.experiment.kind {
+            Kind::Run => "run",
+            Kind::Tournament => "tournament",
+        };
+        return Err(Error::Settings(format!(
+            "{} holds a `{command}` experiment; continue it with `agon-selfplay {command} \
+             --resume --out {}`",
+            out.display(),
+            out.display()
+        )));
+    }
+    if !settings.defines_experiment() && shard.is_none() {
+        return Ok((lock, stored));
+    }
+    let wanted = Settings::of_experiment(&stored.experiment).resumed_with(settings.clone());
+    let wanted = Manifest::new(build(&wanted)?, shard.or(stored.shard));
+    let differences = wanted.differences(&stored);
+    if !differences.is_empty() {
+        let command = match kind {
+            Kind::Run => "run",
+            Kind::Tournament => "tournament",
+        };
+        return Err(Error::Settings(format!(
+            "{} holds another experiment: {}; continue it with `agon-selfplay {command} \
+             --resume --out {}` and no experiment options",
+            out.display(),
+            differences.join(", "),
+            out.display()
+        )));
+    }
+    Ok((lock, stored))
 }
 
 /// Output formats of the reports.

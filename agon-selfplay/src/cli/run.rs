@@ -1,10 +1,10 @@
 //! `agon-selfplay run`.
 
-use super::{print_summary, threads, AnalysisOptions, FormatOptions, GameOptions};
+use super::{open_output, print_summary, threads, AnalysisOptions, FormatOptions, GameOptions};
 use agon_selfplay::config::Settings;
 use agon_selfplay::report::write_reports;
 use agon_selfplay::session::{run as run_session, RunOptions};
-use agon_selfplay::{Error, Manifest, Result};
+use agon_selfplay::{Error, Kind, Manifest, Result};
 use clap::Args;
 
 /// Arguments of `run`.
@@ -40,20 +40,20 @@ pub fn run(args: RunArgs) -> Result<()> {
     let cli = cli.overlaid(args.analysis.settings());
     let settings = args.games.combined(cli)?;
     let analysis = settings.analysis()?;
-    let manifest = if args.games.resume && !settings.defines_experiment() {
-        let stored = Manifest::read(&out)?;
-        if args.games.shard.is_some() && args.games.shard != stored.shard {
-            return Err(Error::Settings(format!(
-                "{} holds shard {}, not the one given",
-                out.display(),
-                stored.shard.map_or("none".into(), |s| s.to_string())
-            )));
-        }
-        stored
-    } else {
-        Manifest::new(settings.run_experiment()?, args.games.shard)
-    };
     let threads = threads(&settings)?;
+    let fresh = match args.games.resume {
+        true => None,
+        false => Some(Manifest::new(settings.run_experiment()?, args.games.shard)),
+    };
+    // Held until the reports are written: no other process writes this directory meanwhile.
+    let (_lock, manifest) = open_output(
+        &out,
+        fresh,
+        &settings,
+        args.games.shard,
+        Kind::Run,
+        Settings::run_experiment,
+    )?;
     let options = RunOptions {
         out: Some(out.clone()),
         resume: args.games.resume,

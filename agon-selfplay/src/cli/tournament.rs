@@ -1,12 +1,12 @@
 //! `agon-selfplay tournament`: a round robin (or gauntlet) with Elo ratings.
 
-use super::{print, threads, AnalysisOptions, GameOptions};
+use super::{open_output, print, threads, AnalysisOptions, GameOptions};
 use agon_selfplay::config::Settings;
 use agon_selfplay::ratings::Ratings;
 use agon_selfplay::report::{summarise, write_reports};
 use agon_selfplay::session::{run as run_session, RunOptions};
 use agon_selfplay::table::{render_ratings, render_sprt};
-use agon_selfplay::{Error, Experiment, Manifest, Result};
+use agon_selfplay::{Experiment, Kind, Manifest, Result};
 use clap::Args;
 use serde::Serialize;
 
@@ -45,16 +45,29 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
     let settings = args.games.combined(cli)?;
     let analysis = settings.analysis()?;
     let out = args.games.out.clone();
-    let manifest = match &out {
-        Some(dir) if args.games.resume && !settings.defines_experiment() => Manifest::read(dir)?,
-        _ => Manifest::new(settings.tournament_experiment()?, args.games.shard),
-    };
-    if manifest.experiment.kind != agon_selfplay::Kind::Tournament {
-        return Err(Error::Settings(
-            "that directory holds a `run` experiment; continue it with `run --resume`".into(),
-        ));
-    }
     let threads = threads(&settings)?;
+    let fresh = match args.games.resume {
+        true => None,
+        false => Some(Manifest::new(
+            settings.tournament_experiment()?,
+            args.games.shard,
+        )),
+    };
+    // Held until the reports are written: no other process writes this directory meanwhile.
+    let (_lock, manifest) = match &out {
+        Some(dir) => {
+            let (lock, manifest) = open_output(
+                dir,
+                fresh,
+                &settings,
+                args.games.shard,
+                Kind::Tournament,
+                Settings::tournament_experiment,
+            )?;
+            (Some(lock), manifest)
+        }
+        None => (None, fresh.expect("--resume requires --out")),
+    };
     let options = RunOptions {
         out: out.clone(),
         resume: args.games.resume,
