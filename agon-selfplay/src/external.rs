@@ -7,12 +7,14 @@
 //! no answer within the time limit loses the game for that side, with the termination
 //! `illegal-move`, `crash` or `timeout` and the reason in the record. The engine's process
 //! is then killed, and the next game starts a fresh one. Healthy processes are kept for the
-//! next game on the same worker thread (one per spec and thread) and told `newgame`.
+//! next game on the same worker thread (one per spec and thread) and told `newgame`; when
+//! the run ends they get `quit`, and every engine's process group is killed.
 //!
 //! [`Player`] hides the difference between an in-process agent and an engine from
 //! [`crate::play`].
 
 mod client;
+mod group;
 mod spec;
 
 pub use client::{Engine, Failure, StartError};
@@ -26,6 +28,14 @@ use std::cell::RefCell;
 thread_local! {
     /// Engines between games, by canonical spec, on this worker thread.
     static IDLE: RefCell<Vec<(String, Engine)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Ends the engines waiting on this thread for a next game (`quit`, then a kill of each
+/// process group). Run on every worker thread when a run ends: thread-local engines would
+/// otherwise outlive the harness.
+pub fn retire_idle_engines() {
+    let idle = IDLE.with(|idle| std::mem::take(&mut *idle.borrow_mut()));
+    drop(idle);
 }
 
 /// The canonical spec of an agent or engine, or a settings error naming the bad spec.

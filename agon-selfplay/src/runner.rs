@@ -90,6 +90,8 @@ pub fn run_games(
             }
         });
     });
+    // Engines kept between games on the workers' threads end with the run.
+    pool.broadcast(|_| crate::external::retire_idle_engines());
     match sink.into_inner().unwrap_or_else(PoisonError::into_inner).1 {
         Some(e) => Err(e),
         None => Ok(()),

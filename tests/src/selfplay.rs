@@ -25,6 +25,84 @@ pub fn selfplay<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
     crate::run::run(Command::new(binary()).args(args), "", false)
 }
 
+/// What a watched run did.
+pub struct Watched {
+    /// Exit code (`None` when killed).
+    pub code: Option<i32>,
+    /// Standard error.
+    pub stderr: String,
+    /// Why it was killed: over the time or memory budget, or `""` when `until` held.
+    pub killed: Option<String>,
+    /// The largest resident set seen, in kB (Linux; 0 elsewhere).
+    pub peak_kb: u64,
+}
+
+/// The resident set of a process in kB (Linux), if it is still running.
+pub fn resident_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs `agon-selfplay ARGS` under a watch: see [`watched_command`].
+pub fn watched(args: &[&str], seconds: u64, max_kb: u64, until: impl FnMut() -> bool) -> Watched {
+    let mut command = Command::new(binary());
+    command.args(args);
+    watched_command(command, seconds, max_kb, until)
+}
+
+/// Runs a command (stdout discarded, stderr kept), killing it after `seconds` or once its
+/// resident set exceeds `max_kb` (either fails the caller's checks instead of hanging or
+/// exhausting the machine), or once `until` holds (which callers count as success).
+pub fn watched_command(
+    mut command: Command,
+    seconds: u64,
+    max_kb: u64,
+    mut until: impl FnMut() -> bool,
+) -> Watched {
+    use std::time::{Duration, Instant};
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the command");
+    // Read stderr on a thread, so that a chatty child never blocks on a full pipe.
+    let mut pipe = child.stderr.take().expect("piped stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+        text
+    });
+    let started = Instant::now();
+    let mut peak_kb = 0;
+    let mut killed = None;
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code();
+        }
+        peak_kb = peak_kb.max(resident_kb(child.id()).unwrap_or(0));
+        if peak_kb > max_kb {
+            killed = Some(format!("resident set {peak_kb} kB over {max_kb} kB"));
+        } else if started.elapsed() > Duration::from_secs(seconds) {
+            killed = Some(format!("still running after {seconds} s"));
+        } else if until() {
+            killed = Some(String::new());
+        }
+        if killed.is_some() {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Watched {
+        code,
+        stderr: reader.join().unwrap_or_default(),
+        killed,
+        peak_kb,
+    }
+}
+
 /// A fresh, empty scratch directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
     crate::run::fresh_dir(

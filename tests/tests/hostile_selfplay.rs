@@ -7,75 +7,11 @@
 
 mod selfplay_common;
 
-use selfplay_common::{binary, csv_rows, read, scratch, selfplay};
+use selfplay_common::{binary, csv_rows, read, scratch, selfplay, watched};
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// What a watched run did.
-struct Watched {
-    code: Option<i32>,
-    stderr: String,
-    /// Killed for exceeding the time or memory budget.
-    killed: Option<String>,
-    /// The largest resident set seen, in kB (Linux; 0 elsewhere).
-    peak_kb: u64,
-}
-
-/// The resident set of a process in kB (Linux), if it is still running.
-fn resident_kb(pid: u32) -> Option<u64> {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Runs `agon-selfplay ARGS`, killing it after `seconds` or once its resident set exceeds
-/// `max_kb`, or (when `until` says so) once `until` holds, which counts as success.
-fn watched(args: &[&str], seconds: u64, max_kb: u64, mut until: impl FnMut() -> bool) -> Watched {
-    let mut child = Command::new(binary())
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start agon-selfplay");
-    let started = Instant::now();
-    let mut peak_kb = 0;
-    let mut killed = None;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return finish(child, status.code(), killed, peak_kb);
-        }
-        peak_kb = peak_kb.max(resident_kb(child.id()).unwrap_or(0));
-        if peak_kb > max_kb {
-            killed = Some(format!("resident set {peak_kb} kB over {max_kb} kB"));
-        } else if started.elapsed() > Duration::from_secs(seconds) {
-            killed = Some(format!("still running after {seconds} s"));
-        } else if until() {
-            killed = Some(String::new());
-        }
-        if killed.is_some() {
-            let _ = child.kill();
-            let _ = child.wait();
-            return finish(child, None, killed, peak_kb);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn finish(mut child: Child, code: Option<i32>, killed: Option<String>, peak_kb: u64) -> Watched {
-    let mut stderr = String::new();
-    if let Some(mut pipe) = child.stderr.take() {
-        use std::io::Read;
-        let _ = pipe.read_to_string(&mut stderr);
-    }
-    Watched {
-        code,
-        stderr,
-        killed,
-        peak_kb,
-    }
-}
 
 /// Rows in `DIR/games.csv` so far (0 if it does not exist yet).
 fn rows_so_far(dir: &Path) -> usize {

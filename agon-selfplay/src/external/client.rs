@@ -2,6 +2,12 @@
 //! and the protocol exchanges the harness needs (handshake, new game, one action), each
 //! with a time limit. Every answer is checked; whatever breaks the protocol becomes a
 //! [`Failure`] that loses the game.
+//!
+//! Hostile engines are expected: the queue of lines read is bounded (an engine that floods
+//! `info` lines blocks on its own output and cannot grow the harness), every wait ends at
+//! its deadline however much the engine writes, an engine that exits is seen as such even
+//! when a child of it still holds its output, and the engine runs in a process group of its
+//! own that is killed whole, so no child of it outlives the harness.
 
 use super::spec::EngineSpec;
 use agon_core::{Action, Game, Rules, Termination};
@@ -19,6 +25,12 @@ use std::time::{Duration, Instant};
 const SETUP_LIMIT: Duration = Duration::from_secs(10);
 /// How long an engine has to exit after `quit` before it is killed.
 const QUIT_LIMIT: Duration = Duration::from_millis(500);
+/// Lines read from an engine and not yet handled; the reader thread (and so the engine,
+/// once its pipe is full) waits when the queue is full. Lines are at most [`MAX_LINE`].
+const QUEUE_LINES: usize = 32;
+/// How often a wait checks whether the engine process has exited (its output may stay
+/// open when a child of it holds it).
+const EXIT_POLL: Duration = Duration::from_millis(50);
 
 /// Why an engine loses a game: the record's termination and what happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,27 +72,32 @@ pub struct Engine {
     stdin: ChildStdin,
     events: Receiver<Event>,
     options: Vec<EngineOption>,
+    /// The answer to the last `go`, once received (a second one is a protocol error).
+    answered: Option<String>,
 }
 
 impl Engine {
     /// Starts the program of `spec`, completes the handshake and sets the spec's options.
     pub fn start(spec: &EngineSpec) -> Result<Engine, StartError> {
-        let mut child = Process::new(&spec.program)
+        let mut command = Process::new(&spec.program);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| {
-                StartError::Settings(format!(
-                    "cannot start engine `{}`: {}",
-                    spec.program,
-                    describe_io(&e)
-                ))
-            })?;
+            .stderr(Stdio::null());
+        // A process group of its own, so that it is killed with its children.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| {
+            StartError::Settings(format!(
+                "cannot start engine `{}`: {}",
+                spec.program,
+                describe_io(&e)
+            ))
+        })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let (sender, events) = mpsc::channel();
+        let (sender, events) = mpsc::sync_channel(QUEUE_LINES);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Ok(Some(line)) = read_line(&mut reader, MAX_LINE) {
@@ -96,6 +113,7 @@ impl Engine {
             stdin,
             events,
             options: Vec::new(),
+            answered: None,
         };
         engine.handshake().map_err(StartError::Failed)?;
         for (name, value) in &spec.options {
@@ -166,6 +184,7 @@ impl Engine {
                 value: Some(value.to_string()),
             })?;
         }
+        self.answered = None;
         self.send(&Command::NewGame)?;
         self.send(&Command::Variant(rules))?;
         self.send(&Command::IsReady)?;
@@ -190,13 +209,14 @@ impl Engine {
 
     /// Asks for the action of the deciding side of `game` (not over) and checks it.
     pub fn choose(&mut self, game: &Game) -> Result<Action, Failure> {
-        self.drain()?;
+        self.sync()?;
         self.send(&Command::Position(PositionCommand::of_game(game)))?;
         self.send(&Command::Go(self.spec.go()))?;
         let deadline = Instant::now() + self.spec.time_limit();
         loop {
             match self.receive(deadline, "bestmove")? {
                 EngineMessage::BestMove(token) => {
+                    self.answered = Some(token.clone());
                     return parse_action(&token, game.position())
                         .map(|(action, _)| action)
                         .map_err(|e| Failure {
@@ -212,38 +232,28 @@ impl Engine {
         }
     }
 
-    /// Checks what the engine sent since its last answer: only valid messages, and no
-    /// `bestmove` nobody asked for (which would be taken for the next answer).
-    fn drain(&mut self) -> Result<(), Failure> {
+    /// Checks, before the next `position` and `go`, that the engine is idle and sent
+    /// nothing wrong since its last answer: `isready`, then every line up to `readyok`
+    /// must be a valid message other than `bestmove` (a second answer to one `go` would
+    /// otherwise be taken for the next answer).
+    fn sync(&mut self) -> Result<(), Failure> {
+        self.send(&Command::IsReady)?;
+        let deadline = Instant::now() + self.spec.time_limit();
         loop {
-            match self.events.try_recv() {
-                Ok(Event::Line(Line::Text(text))) if text.trim().is_empty() => {}
-                Ok(Event::Line(Line::Text(text))) => match EngineMessage::parse(&text) {
-                    Ok(EngineMessage::BestMove(token)) => {
-                        return Err(Failure::crash(format!(
-                            "sent `bestmove {token}` without being asked"
-                        )))
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        return Err(Failure::crash(format!(
-                            "sent `{}`, which is not a protocol message ({e})",
-                            clip(&text)
-                        )))
-                    }
-                },
-                Ok(Event::Line(Line::TooLong(length))) => {
+            match self.receive(deadline, "readyok")? {
+                EngineMessage::ReadyOk => return Ok(()),
+                EngineMessage::BestMove(token) => {
+                    return Err(Failure::crash(match &self.answered {
+                        Some(_) => format!("sent a second `bestmove {token}` for one `go`"),
+                        None => format!("sent `bestmove {token}` without being asked"),
+                    }))
+                }
+                EngineMessage::Error(text) => {
                     return Err(Failure::crash(format!(
-                        "sent a line of {length} bytes (the limit is {MAX_LINE})"
+                        "answered `isready` with `error {text}`"
                     )))
                 }
-                Ok(Event::Closed) => {
-                    return Err(Failure::crash(format!(
-                        "{} between two actions",
-                        self.exit_description()
-                    )))
-                }
-                Err(_) => return Ok(()),
+                _ => {}
             }
         }
     }
@@ -265,11 +275,21 @@ impl Engine {
     }
 
     /// The next message, or the failure that ends the wait: a line that is not a protocol
-    /// message, the end of the engine's output, or the deadline.
+    /// message, the end of the engine's output or of its process, or the deadline (checked
+    /// before every line, so that an engine writing without pause still times out).
     fn receive(&mut self, deadline: Instant, awaited: &str) -> Result<EngineMessage, Failure> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(left) {
+            if left.is_zero() {
+                return Err(Failure {
+                    termination: Termination::Timeout,
+                    reason: format!(
+                        "sent no `{awaited}` within {} ms",
+                        self.wait_limit(awaited).as_millis()
+                    ),
+                });
+            }
+            match self.events.recv_timeout(left.min(EXIT_POLL)) {
                 Ok(Event::Line(Line::Text(text))) if text.trim().is_empty() => {}
                 Ok(Event::Line(Line::Text(text))) => {
                     return EngineMessage::parse(&text).map_err(|e| {
@@ -291,13 +311,13 @@ impl Engine {
                     )))
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(Failure {
-                        termination: Termination::Timeout,
-                        reason: format!(
-                            "sent no `{awaited}` within {} ms",
-                            self.wait_limit(awaited).as_millis()
-                        ),
-                    })
+                    // The process may have exited while a child of it keeps the pipe open.
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        return Err(Failure::crash(format!(
+                            "{} while the harness waited for `{awaited}`",
+                            describe_exit(status)
+                        )));
+                    }
                 }
             }
         }
@@ -325,27 +345,34 @@ impl Engine {
 }
 
 impl Drop for Engine {
-    /// `quit`, then a kill if the engine has not exited in time.
+    /// `quit`, then a kill if the engine has not exited in time; its process group is
+    /// killed in any case (children it left behind).
     fn drop(&mut self) {
         let _ = self.stdin.write_all(b"quit\n");
         let _ = self.stdin.flush();
         let until = Instant::now() + QUIT_LIMIT;
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill_group(&mut self.child);
     }
 }
 
 /// Kills an engine at once (after a failure: there is nothing to say to it).
 pub fn kill(mut engine: Engine) {
-    let _ = engine.child.kill();
-    let _ = engine.child.wait();
+    kill_group(&mut engine.child);
     // Drop then finds the process gone.
+}
+
+/// Kills an engine's process group (the engine and every child it started that stayed in
+/// the group), then reaps the engine.
+fn kill_group(child: &mut Child) {
+    super::group::kill(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 fn describe_exit(status: ExitStatus) -> String {

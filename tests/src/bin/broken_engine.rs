@@ -1,4 +1,5 @@
-//! A deliberately broken engine for the harness's tests (`tests/tests/engine_broken.rs`).
+//! A deliberately broken engine for the harness's tests (`tests/tests/engine_broken.rs`,
+//! `tests/tests/hostile_engines.rs`).
 //!
 //! It speaks the engine protocol and answers every `go` with the first legal action (in
 //! agon-core's order), except at its N-th `go` since it started, where it misbehaves as
@@ -8,7 +9,18 @@
 //! - `crash`: exits with code 3;
 //! - `hang`: sleeps for 1000 seconds without answering;
 //! - `garbage`: prints `hello, world` instead of an answer;
+//! - `flood`: writes `info` lines for ever, thousands per write, and never answers;
+//! - `twice`: answers, then 200 ms later sends a second `bestmove`;
+//! - `child-hang`: like `hang`, with a child process (started with the engine) that holds
+//!   the engine's output open;
+//! - `child-crash`: like `crash`, with such a child;
+//! - `noquit`: never misbehaves in a game, but ignores `quit` and the end of its input
+//!   (it stays alive until killed);
 //! - `fine`: never misbehaves.
+//!
+//! When the environment variable `AGON_BROKEN_PIDS` names a file, the engine appends its
+//! pid (and its child's) to it, one per line, so that tests can check that none outlives
+//! the harness.
 //!
 //! Usage: `broken_engine MODE N`.
 
@@ -23,12 +35,52 @@ fn send(message: EngineMessage) {
     let _ = writeln!(out, "{message}").and_then(|()| out.flush());
 }
 
+/// Appends a pid to the file named by `AGON_BROKEN_PIDS`, if any.
+fn note_pid(pid: u32) {
+    if let Some(path) = std::env::var_os("AGON_BROKEN_PIDS") {
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(file, "{pid}");
+        }
+    }
+}
+
+/// Starts a copy of this program that sleeps, sharing our standard output. It is never
+/// waited for: it is meant to outlive us unless the harness kills our process group.
+#[allow(clippy::zombie_processes)]
+fn start_child() {
+    let exe = std::env::current_exe().expect("own path");
+    let child = std::process::Command::new(exe)
+        .arg("sleeper")
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .expect("start the child");
+    note_pid(child.id());
+}
+
+fn sleep_for_ever() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(1000));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (mode, n) = match args.as_slice() {
         [_, mode, n] => (mode.clone(), n.parse::<u64>().unwrap_or(1)),
+        [_, mode] => (mode.clone(), 0),
         _ => ("fine".to_string(), 0),
     };
+    if mode == "sleeper" {
+        sleep_for_ever();
+    }
+    note_pid(std::process::id());
+    if mode.starts_with("child-") {
+        start_child();
+    }
     let mut rules = Rules::STANDARD;
     let mut game = Game::new(rules);
     let mut gos = 0u64;
@@ -66,14 +118,18 @@ fn main() {
             Command::IsReady => send(EngineMessage::ReadyOk),
             Command::Go(_) => {
                 gos += 1;
+                let action = game.legal().to_vec()[0];
+                let mut after = *game.position();
+                let captured = after.play_unchecked(action);
+                let answer = EngineMessage::BestMove(format_annotated(action, captured));
                 if gos == n {
                     match mode.as_str() {
                         "illegal" => {
                             send(EngineMessage::BestMove("f6-f7".into()));
                             continue;
                         }
-                        "crash" => std::process::exit(3),
-                        "hang" => {
+                        "crash" | "child-crash" => std::process::exit(3),
+                        "hang" | "child-hang" => {
                             std::thread::sleep(Duration::from_secs(1000));
                             continue;
                         }
@@ -81,16 +137,33 @@ fn main() {
                             println!("hello, world");
                             continue;
                         }
+                        "flood" => flood(),
+                        "twice" => {
+                            send(answer.clone());
+                            std::thread::sleep(Duration::from_millis(200));
+                            send(answer);
+                            continue;
+                        }
                         _ => {}
                     }
                 }
-                let action = game.legal().to_vec()[0];
-                let mut after = *game.position();
-                let captured = after.play_unchecked(action);
-                send(EngineMessage::BestMove(format_annotated(action, captured)));
+                send(answer);
             }
+            Command::Quit if mode == "noquit" => {}
             Command::Quit => return,
             Command::SetOption { .. } | Command::Stop => {}
         }
     }
+    if mode == "noquit" {
+        sleep_for_ever();
+    }
+}
+
+/// Writes `info` lines in bursts of 4096 per write until the output is closed.
+fn flood() -> ! {
+    let line = "info depth 1 score units 0 nodes 1 nps 1 time 0 pv a2-b2\n";
+    let burst = line.repeat(4096);
+    let mut out = io::stdout().lock();
+    while out.write_all(burst.as_bytes()).is_ok() {}
+    std::process::exit(0)
 }
