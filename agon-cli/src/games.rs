@@ -8,10 +8,18 @@
 //! one go: lines, columns and game numbers are shifted back to the file's own. The caller
 //! receives the results batch by batch in input order; at most a fixed number of batches
 //! are in flight, so memory does not grow with the input.
+//!
+//! Hostile inputs cannot make the reader thread hold more than [`RETAIN_LIMIT`] bytes: a
+//! game longer than agon-notation's [`MAX_GAME_BYTES`] (reported there as too long and
+//! skipped), or megabytes of comments between games, would otherwise be kept whole for a
+//! batch. When the bytes kept reach the limit, the rest of that input is validated as one
+//! stream on the reader thread (in order, in constant memory, with the same results).
 
 use crate::error::{describe_io, CliError};
 use crate::files::{open_input, Input};
-use agon_notation::{Flow, Location, Reader, RecordError, Records, ValidGame, Visitor};
+use agon_notation::{
+    Flow, Location, Reader, RecordError, Records, ValidGame, Visitor, MAX_GAME_BYTES,
+};
 use std::cell::RefCell;
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -26,6 +34,11 @@ pub const BATCH_BYTES: u64 = 1 << 20;
 /// Bytes after a batch's last game that are handed to the validator too, so that it sees
 /// what comes next exactly as a reader of the whole file would.
 const LOOKAHEAD: u64 = 256;
+/// The most input bytes the reader thread keeps for batches (a full batch and the longest
+/// game fit); past it the rest of the input is validated as a stream.
+pub const RETAIN_LIMIT: usize = (2 * MAX_GAME_BYTES + BATCH_BYTES) as usize;
+/// Games per event chunk when an input is validated as a stream.
+const STREAM_CHUNK: usize = 64;
 
 /// One input: a file, or stdin.
 pub struct Source {
@@ -61,6 +74,23 @@ impl Source {
             Input::File(file) => Box::new(file),
             Input::Stdin(stdin) => Box::new(stdin),
         })
+    }
+}
+
+/// The most worker threads a command takes (`--threads`): far more than any machine has
+/// cores, and few enough to start at once.
+pub const MAX_THREADS: usize = 1024;
+
+/// The worker threads for `--threads`: as given (1 to [`MAX_THREADS`]), else one per CPU.
+pub fn worker_threads(given: Option<usize>) -> Result<usize, CliError> {
+    match given {
+        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Some(n) => Err(CliError::new(format!(
+            "--threads takes a number from 1 to {MAX_THREADS}, not {n}"
+        ))),
+        None => Ok(std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS)),
     }
 }
 
@@ -107,6 +137,10 @@ pub fn for_each_game<T: Send + 'static>(
                 let _ = tx.send(events);
                 ok
             };
+            let name = source_name(&source);
+            let mut stream = |input: Box<dyn Read + Send>, first: Location, first_game: u64| {
+                stream_games(input, &name, first, first_game, &*map, &emit)
+            };
             let mut dispatch = |batch: Batch| -> bool {
                 let (tx, rx) = sync_channel(1);
                 if order_tx.send(rx).is_err() {
@@ -118,7 +152,7 @@ pub fn for_each_game<T: Send + 'static>(
                 });
                 true
             };
-            match split(&mut source, batch_games.max(1), &mut dispatch) {
+            match split(&mut source, batch_games.max(1), &mut dispatch, &mut stream) {
                 Ok(true) => {}
                 Ok(false) => return,
                 Err(message) => {
@@ -184,6 +218,50 @@ fn sequential<T>(
     Ok(())
 }
 
+/// The name of a source in messages.
+fn source_name(source: &Source) -> Arc<str> {
+    Arc::from(source.name.as_str())
+}
+
+/// Validates the games of `input` (which starts at `first`, with game `first_game` of the
+/// file) one by one on this thread, emitting their events in chunks: the fallback of
+/// [`split`] for inputs it cannot cut into batches in bounded memory. Returns false when
+/// the consumer has stopped.
+fn stream_games<T>(
+    input: Box<dyn Read + Send>,
+    name: &str,
+    first: Location,
+    first_game: u64,
+    map: &dyn Fn(&str, Result<ValidGame, RecordError>) -> T,
+    emit: &dyn Fn(Vec<Event<T>>) -> bool,
+) -> bool {
+    let counted = Counted::new(input);
+    let bytes = counted.count.clone();
+    let mut reported = 0;
+    let mut chunk = Vec::with_capacity(STREAM_CHUNK + 1);
+    for item in Records::new(counted).with_file_name(name.to_string()) {
+        if let Err(e) = &item {
+            if e.kind == agon_notation::ErrorKind::Io {
+                chunk.push(Event::InputError {
+                    message: format!("{name}: {}", e.message),
+                });
+                break;
+            }
+        }
+        chunk.push(Event::Game(map(name, shift(item, first, first_game))));
+        if chunk.len() >= STREAM_CHUNK {
+            let now = bytes.get();
+            chunk.push(Event::Progress(now - reported));
+            reported = now;
+            if !emit(std::mem::take(&mut chunk)) {
+                return false;
+            }
+        }
+    }
+    chunk.push(Event::Progress(bytes.get() - reported));
+    emit(chunk)
+}
+
 fn error_text(error: CliError) -> String {
     match error {
         CliError::Message { message, .. } => message,
@@ -235,24 +313,7 @@ impl Batch {
         let records = Records::new(&self.bytes[..]).with_file_name(self.name.to_string());
         for item in records.take(self.games) {
             seen += 1;
-            let item = match item {
-                Ok(mut valid) => {
-                    valid.index += self.first_game - 1;
-                    valid.line += self.first.line - 1;
-                    Ok(valid)
-                }
-                Err(mut error) => {
-                    if error.line > 0 {
-                        if error.line == 1 {
-                            error.column += self.first.column - 1;
-                        }
-                        error.line += self.first.line - 1;
-                    }
-                    error.message = shift_line_mention(&error.message, self.first.line - 1);
-                    error.game += self.first_game - 1;
-                    Err(error)
-                }
-            };
+            let item = shift(item, self.first, self.first_game);
             events.push(Event::Game(map(&self.name, item)));
         }
         if seen < self.games {
@@ -269,6 +330,33 @@ impl Batch {
         }
         events.push(Event::Progress(self.span));
         events
+    }
+}
+
+/// Moves the places of a game read from a part of a file that starts at `first`, with game
+/// `first_game` of the file, to the file's own lines, columns and game numbers.
+fn shift(
+    item: Result<ValidGame, RecordError>,
+    first: Location,
+    first_game: u64,
+) -> Result<ValidGame, RecordError> {
+    match item {
+        Ok(mut valid) => {
+            valid.index += first_game - 1;
+            valid.line += first.line - 1;
+            Ok(valid)
+        }
+        Err(mut error) => {
+            if error.line > 0 {
+                if error.line == 1 {
+                    error.column += first.column - 1;
+                }
+                error.line += first.line - 1;
+            }
+            error.message = shift_line_mention(&error.message, first.line - 1);
+            error.game += first_game - 1;
+            Err(error)
+        }
     }
 }
 
@@ -301,6 +389,9 @@ struct TeeBuffer {
     /// Input offset of `bytes[0]`.
     base: u64,
     eof: bool,
+    /// [`RETAIN_LIMIT`] was reached: the tee reported the end of the input, and the rest
+    /// is left unread in the input.
+    full: bool,
 }
 
 impl TeeBuffer {
@@ -325,15 +416,23 @@ impl TeeBuffer {
     }
 }
 
-/// A reader that keeps a copy of what it reads in a [`TeeBuffer`].
-struct Tee<R> {
-    inner: R,
+/// A reader that keeps a copy of what it reads in a [`TeeBuffer`], up to [`RETAIN_LIMIT`]
+/// bytes (then it says the input has ended, and leaves the input to be taken back).
+struct Tee {
+    inner: Rc<RefCell<Option<Box<dyn Read + Send>>>>,
     buffer: Rc<RefCell<TeeBuffer>>,
 }
 
-impl<R: Read> Read for Tee<R> {
+impl Read for Tee {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(out)?;
+        if self.buffer.borrow().bytes.len() >= RETAIN_LIMIT {
+            self.buffer.borrow_mut().full = true;
+            return Ok(0);
+        }
+        let n = match self.inner.borrow_mut().as_mut() {
+            Some(inner) => inner.read(out)?,
+            None => 0,
+        };
         let mut buffer = self.buffer.borrow_mut();
         buffer.bytes.extend_from_slice(&out[..n]);
         if n == 0 && !out.is_empty() {
@@ -421,22 +520,29 @@ struct Open {
     games: usize,
 }
 
-/// Cuts one source into batches and hands each to `dispatch`. Returns `Ok(false)` when
-/// `dispatch` asks to stop, `Err` with a message when the input cannot be read.
+/// Validates a stream: the input from a place with its first game (see [`stream_games`]).
+type StreamFn<'a> = dyn FnMut(Box<dyn Read + Send>, Location, u64) -> bool + 'a;
+
+/// Cuts one source into batches and hands each to `dispatch`; when that would keep more
+/// than [`RETAIN_LIMIT`] bytes, hands the rest of the input to `stream` instead. Returns
+/// `Ok(false)` when `dispatch` or `stream` asks to stop, `Err` with a message when the
+/// input cannot be read.
 fn split(
     source: &mut Source,
     batch_games: usize,
     dispatch: &mut dyn FnMut(Batch) -> bool,
+    stream: &mut StreamFn<'_>,
 ) -> Result<bool, String> {
-    let input = source.open().map_err(error_text)?;
+    let input = Rc::new(RefCell::new(Some(source.open().map_err(error_text)?)));
     let name: Arc<str> = Arc::from(source.name.as_str());
     let buffer = Rc::new(RefCell::new(TeeBuffer {
         bytes: Vec::new(),
         base: 0,
         eof: false,
+        full: false,
     }));
     let mut reader = Reader::new(Tee {
-        inner: input,
+        inner: Rc::clone(&input),
         buffer: Rc::clone(&buffer),
     });
     let mut locator = Locator {
@@ -461,6 +567,24 @@ fn split(
         let more = reader
             .read_game(&mut starts)
             .map_err(|e| format!("cannot read {}: {}", source.name, describe_io(&e)))?;
+        if buffer.borrow().full {
+            // Everything not yet handed over, from the first batch still held, streams:
+            // the bytes kept, then the rest of the input.
+            let (first, first_game, start) = match (pending.first(), &open) {
+                (Some((batch, _)), _) => (batch.first, batch.first_game, batch.start),
+                (None, Some(batch)) => (batch.first, batch.first_game, batch.start),
+                (None, None) => (Location { line: 1, column: 1 }, 1, 0),
+            };
+            let mut kept = std::mem::take(&mut buffer.borrow_mut().bytes);
+            let base = buffer.borrow().base;
+            kept.drain(..(start - base) as usize);
+            let rest = input.borrow_mut().take();
+            let input: Box<dyn Read + Send> = match rest {
+                Some(rest) => Box::new(io::Cursor::new(kept).chain(rest)),
+                None => Box::new(io::Cursor::new(kept)),
+            };
+            return Ok(stream(input, first, first_game));
+        }
         if !more {
             break;
         }

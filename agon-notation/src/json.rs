@@ -10,7 +10,7 @@
 
 use crate::action_token::format_annotated;
 use crate::position_notation::{format_position, parse_position};
-use crate::record::{GameRecord, ENGINE_TAGS};
+use crate::record::{GameRecord, ENGINE_TAGS, MAX_TAGS, MAX_TAG_NAME};
 use crate::verdict::check_result;
 use agon_core::{
     Action, Bitboard, Cell, Game, GameResult, Phase, PieceKind, Position, Rules, Side, Termination,
@@ -78,6 +78,13 @@ impl<'de> Deserialize<'de> for Tags {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Tags, A::Error> {
                 let mut tags: Vec<(String, String)> = Vec::new();
                 while let Some((name, value)) = map.next_entry::<String, String>()? {
+                    // Engine tags are refused later, in their own words.
+                    if tags.len() == MAX_TAGS + ENGINE_TAGS.len() {
+                        return Err(de::Error::custom(format!(
+                            "a game has at most {MAX_TAGS} tags"
+                        )));
+                    }
+                    // Linear in the tags of a game: at most MAX_TAGS + 4 are compared.
                     if tags.iter().any(|(n, _)| *n == name) {
                         return Err(de::Error::custom(format!(
                             "the tag `{name}` is given twice"
@@ -129,10 +136,14 @@ fn record_from_json(json: GameJson) -> Result<GameRecord, String> {
                 "the tag `{name}` belongs in its own field (variant, start, result, termination)"
             ));
         }
+        if record.tags().len() == MAX_TAGS {
+            return Err(format!("a game has at most {MAX_TAGS} tags"));
+        }
         if !record.set_tag(name, value) || record.tag(name).as_deref() != Some(value) {
             return Err(format!(
-                "the tag `{name}` is not valid in a record (names are letters, digits and `_`; \
-                 values are one line of at most 8192 bytes)"
+                "the tag `{}` is not valid in a record (names are at most {MAX_TAG_NAME} \
+                 letters, digits and `_`; values are one line of at most 8192 bytes)",
+                clip(name)
             ));
         }
     }
@@ -181,6 +192,14 @@ fn record_from_json(json: GameJson) -> Result<GameRecord, String> {
         .termination
         .or_else(|| game.outcome().map(|o| o.termination));
     Ok(record)
+}
+
+/// A name cut for a message (at most 80 characters).
+fn clip(name: &str) -> String {
+    match name.char_indices().nth(80) {
+        Some((end, _)) => format!("{}...", &name[..end]),
+        None => name.to_string(),
+    }
 }
 
 impl GameRecord {
@@ -369,6 +388,23 @@ mod tests {
         assert!(e.contains("needs [Termination"), "{e}");
         let e = GameRecord::from_json(r#"{"tags":{"Result":"*"},"moves":[]}"#).unwrap_err();
         assert!(e.contains("belongs in its own field"), "{e}");
+    }
+
+    #[test]
+    fn json_tags_must_fit_a_record() {
+        let long = "N".repeat(MAX_TAG_NAME + 1);
+        let e = GameRecord::from_json(&format!(r#"{{"tags":{{"{long}":"x"}},"moves":[]}}"#))
+            .unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "the tag `{long}` is not valid in a record (names are at most 64"
+            )),
+            "{e}"
+        );
+        let many: Vec<String> = (0..100_000).map(|i| format!(r#""T{i}":"v""#)).collect();
+        let e = GameRecord::from_json(&format!(r#"{{"tags":{{{}}},"moves":[]}}"#, many.join(",")))
+            .unwrap_err();
+        assert!(e.starts_with("a game has at most 256 tags"), "{e}");
     }
 
     #[test]

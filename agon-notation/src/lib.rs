@@ -67,7 +67,11 @@ pub use position_notation::{
     format_position, parse_position, parse_setup, PositionError, PLACEMENT_START_POSITION,
     START_POSITION,
 };
-pub use reader::{Dots, Flow, Location, Reader, SyntaxError, Visitor, MAX_COMMENT, MAX_TOKEN};
-pub use record::{GameRecord, ENGINE_TAGS, LINE_WIDTH, MAX_TAG_VALUE, ROSTER_TAGS};
+pub use reader::{
+    Dots, Flow, Location, Reader, SyntaxError, Visitor, MAX_COMMENT, MAX_GAME_BYTES, MAX_TOKEN,
+};
+pub use record::{
+    GameRecord, ENGINE_TAGS, LINE_WIDTH, MAX_TAGS, MAX_TAG_NAME, MAX_TAG_VALUE, ROSTER_TAGS,
+};
 pub use records::{Comment, Records, ValidGame};
 pub use verdict::{allowed_results, check_result, VerdictError};

@@ -377,10 +377,12 @@ impl Parser<'_> {
                     );
                 }
                 if filled + n > cells.len() {
+                    // The run as written (`n` saturates on absurdly long runs of digits).
+                    let written: String = self.chars[start..self.at].iter().map(|c| c.1).collect();
                     return self.error(
                         column,
                         format!(
-                            "file {letter} has {} cells ({letter}1 to {letter}{}); {n} empty cells after {filled} go past its end",
+                            "file {letter} has {} cells ({letter}1 to {letter}{}); {written} empty cells after {filled} go past its end",
                             cells.len(),
                             cells.len()
                         ),
@@ -595,6 +597,16 @@ mod tests {
                  `QGGGGGGqgggggg`)"
                     .into()
             )
+        );
+    }
+
+    #[test]
+    fn a_huge_run_of_empty_cells_is_named_as_written() {
+        let e = parse_position("99999999999999999999999/x w -", Rules::STANDARD).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "column 1: file a has 6 cells (a1 to a6); 99999999999999999999999 empty cells \
+             after 0 go past its end"
         );
     }
 

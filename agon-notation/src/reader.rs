@@ -8,6 +8,10 @@
 //!
 //! Guarantees: no panic on any input; time linear in the input; memory bounded by the
 //! buffer, the longest tag value ([`crate::MAX_TAG_VALUE`]) and what the visitor keeps.
+//! A game is at most [`MAX_GAME_BYTES`] long (from its first tag or token): the reader
+//! sees a longer one as if the input ended there, reports it (a syntax error at that
+//! place, unless an earlier defect was reported), and skips the rest of it up to the next
+//! line that starts with `[`, so a visitor never keeps more than one bounded game.
 //! CRLF, a UTF-8 byte-order mark, blank lines and `%` escape lines are accepted. After a
 //! syntax error the reader skips to the end of the game (its result token, the next tag
 //! section, or the end of the input) and carries on with the next game.
@@ -24,6 +28,9 @@ pub const MAX_TOKEN: usize = 64;
 /// The longest comment text passed to [`Visitor::comment`], in bytes; the rest of a longer
 /// comment is read and dropped (the reader keeps constant memory).
 pub const MAX_COMMENT: usize = 8192;
+/// The longest game the reader accepts, in bytes from its first tag or token to its end
+/// (4 MiB: a game of many thousand plies with long comments is far shorter).
+pub const MAX_GAME_BYTES: u64 = 4 << 20;
 
 const BUFFER: usize = 64 * 1024;
 
@@ -84,7 +91,8 @@ pub trait Visitor {
         let _ = at;
         Flow::Continue
     }
-    /// A move number (`12.` or `12...`; numbers beyond `u64` saturate).
+    /// A move number (`12.` or `12...`; a number beyond `u64` is a defect of kind
+    /// [`ErrorKind::MoveNumber`] instead).
     fn move_number(&mut self, number: u64, dots: Dots, at: Location) -> Flow {
         let _ = (number, dots, at);
         Flow::Continue
@@ -127,7 +135,14 @@ pub struct Reader<R> {
     input: R,
     buf: Box<[u8]>,
     pos: usize,
+    /// End of the bytes the reader may look at: `filled`, or less at the current game's
+    /// size limit.
     end: usize,
+    /// End of the bytes read into `buf`.
+    filled: usize,
+    /// Absolute offset where the current game reaches [`MAX_GAME_BYTES`] (`u64::MAX`
+    /// between games).
+    limit: u64,
     eof: bool,
     /// Absolute offset of `buf[0]` in the input.
     base: u64,
@@ -216,6 +231,8 @@ impl<R: Read> Reader<R> {
             buf: vec![0; BUFFER].into_boxed_slice(),
             pos: 0,
             end: 0,
+            filled: 0,
+            limit: u64::MAX,
             eof: false,
             base: 0,
             line: 1,
@@ -240,23 +257,78 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Makes at least `want` bytes available after `pos` unless the input ends first.
+    /// Makes at least `want` bytes available after `pos` unless the input (or the game's
+    /// size limit) ends first. At the limit, one byte past it is read if there is one, so
+    /// that [`Reader::over_limit`] can tell.
     fn fill(&mut self, want: usize) -> io::Result<()> {
-        while self.end - self.pos < want && !self.eof {
+        loop {
+            self.end = self.visible_end();
+            if self.end - self.pos >= want || self.eof {
+                return Ok(());
+            }
+            if self.base + self.end as u64 >= self.limit && self.filled > self.end {
+                return Ok(());
+            }
             if self.pos > 0 {
-                self.buf.copy_within(self.pos..self.end, 0);
+                self.buf.copy_within(self.pos..self.filled, 0);
                 self.base += self.pos as u64;
+                self.filled -= self.pos;
                 self.end -= self.pos;
                 self.pos = 0;
             }
-            match self.input.read(&mut self.buf[self.end..]) {
+            match self.input.read(&mut self.buf[self.filled..]) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
+                Ok(n) => self.filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
-        Ok(())
+    }
+
+    /// The end of what may be looked at: the bytes read, cut at the game's size limit.
+    fn visible_end(&self) -> usize {
+        let room = self.limit.saturating_sub(self.base);
+        self.filled.min(usize::try_from(room).unwrap_or(usize::MAX))
+    }
+
+    /// Sets the game's size limit (`u64::MAX`: none).
+    fn set_limit(&mut self, limit: u64) {
+        self.limit = limit;
+        self.end = self.visible_end();
+    }
+
+    /// Whether the current game goes on past [`MAX_GAME_BYTES`] and the reader has come to
+    /// that limit (within the bytes of one character: what it cannot read whole there).
+    fn over_limit(&self) -> bool {
+        self.base + self.end as u64 == self.limit
+            && self.filled > self.end
+            && self.end - self.pos < 4
+    }
+
+    /// After a game found too long: skips to the next line that starts with `[` (the next
+    /// game's tags) or the end of the input, in constant memory.
+    fn skip_long_game(&mut self) -> io::Result<()> {
+        self.set_limit(u64::MAX);
+        loop {
+            match self.buf[self.pos..self.end]
+                .iter()
+                .position(|&b| b == b'\n')
+            {
+                Some(at) => {
+                    self.pos += at;
+                    self.newline();
+                    if self.peek()? == Some(b'[') {
+                        return Ok(());
+                    }
+                }
+                None => {
+                    self.pos = self.end;
+                    if self.peek()?.is_none() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
     }
 
     #[inline]
@@ -299,6 +371,7 @@ impl<R: Read> Reader<R> {
     /// the underlying input.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<bool> {
         self.check_bom()?;
+        self.set_limit(u64::MAX);
         let mut state = GameState {
             begun: false,
             skipping: false,
@@ -347,6 +420,11 @@ impl<R: Read> Reader<R> {
                 }
             }
         }
+        if state.begun && self.over_limit() {
+            let at = self.location();
+            self.error(&mut state, visitor, at, ErrorKind::Syntax, String::new());
+            self.skip_long_game()?;
+        }
         if state.begun {
             let at = self.location();
             visitor.end_game(at);
@@ -358,6 +436,7 @@ impl<R: Read> Reader<R> {
         if !state.begun {
             state.begun = true;
             visitor.begin_game(self.location());
+            self.set_limit(self.base + self.pos as u64 + MAX_GAME_BYTES);
         }
     }
 
@@ -372,7 +451,21 @@ impl<R: Read> Reader<R> {
         self.begin(state, visitor);
         if !state.skipping {
             state.skipping = true;
-            visitor.syntax_error(SyntaxError { at, kind, message });
+            // A defect found at the size limit is the size: the game goes on past it.
+            let error = if self.over_limit() {
+                SyntaxError {
+                    at: self.location(),
+                    kind: ErrorKind::Syntax,
+                    message: format!(
+                        "the game is longer than {} MiB; a game is at most {MAX_GAME_BYTES} \
+                         bytes from its first tag or token (the rest of it is skipped)",
+                        MAX_GAME_BYTES >> 20
+                    ),
+                }
+            } else {
+                SyntaxError { at, kind, message }
+            };
+            visitor.syntax_error(error);
         }
     }
 
@@ -705,13 +798,19 @@ impl<R: Read> Reader<R> {
                         .iter()
                         .position(|&b| b != b'.')
                         .unwrap_or(window.len() - digits);
-                    let number = window[..digits].iter().fold(0u64, |n, &d| {
-                        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                    let number = window[..digits].iter().try_fold(0u64, |n, &d| {
+                        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
                     });
                     if digits + dots > MAX_TOKEN {
                         return self.too_long(state, visitor, at);
                     }
+                    let written = String::from_utf8_lossy(&window[..digits + dots]).into_owned();
                     self.pos += digits + dots;
+                    let Some(number) = number else {
+                        let message = format!("`{written}` is too large for a move number");
+                        self.error(state, visitor, at, ErrorKind::MoveNumber, message);
+                        return Ok(false);
+                    };
                     let dots = match dots {
                         1 => Dots::One,
                         3 => Dots::Three,
@@ -1082,6 +1181,62 @@ mod tests {
     #[test]
     fn comments_alone_make_no_game() {
         assert!(log(b"  {a comment}\n; another\n%escape\n\n").is_empty());
+    }
+
+    /// A game of `size` bytes on one line: an action, a comment filling it, a result.
+    fn game_of(size: u64) -> Vec<u8> {
+        let (head, tail) = (&b"1. h9-g9 {"[..], &b"} *"[..]);
+        let mut game = head.to_vec();
+        game.resize(size as usize - tail.len(), b'x');
+        game.extend_from_slice(tail);
+        game
+    }
+
+    #[test]
+    fn a_game_longer_than_the_limit_is_reported_and_skipped() {
+        let mut input = game_of(MAX_GAME_BYTES + 10);
+        input.extend_from_slice(b"\n\n[Event \"next\"]\n*\n");
+        let expected = [
+            "begin 1:1".to_string(),
+            "number 1.".into(),
+            "action h9-g9 @1:4".into(),
+            format!(
+                "error syntax @1:{} the game is longer than 4 MiB; a game is at most 4194304 \
+                 bytes from its first tag or token (the rest of it is skipped)",
+                MAX_GAME_BYTES + 1
+            ),
+            "end 3:1".into(),
+            "begin 3:1".into(),
+            "tag Event=next @3:9".into(),
+            "result *".into(),
+            "end 4:2".into(),
+        ];
+        assert_eq!(log(&input), expected);
+        // The same whatever the reads: the limit does not depend on buffering.
+        let mut reader = Reader::new(OneByte(&input));
+        let mut one_byte = Log::default();
+        while reader.read_game(&mut one_byte).unwrap() {}
+        assert_eq!(one_byte.0, expected);
+    }
+
+    #[test]
+    fn a_game_of_exactly_the_limit_is_read_whole() {
+        for next in [&b""[..], b"\n[Event \"next\"]\n*\n"] {
+            let mut input = game_of(MAX_GAME_BYTES);
+            input.extend_from_slice(next);
+            let lines = log(&input);
+            assert_eq!(lines[3], "result *", "{:?}", &lines[..4]);
+            assert!(lines.iter().all(|l| !l.starts_with("error")));
+        }
+    }
+
+    #[test]
+    fn a_move_number_beyond_u64_is_named_as_written() {
+        let lines = log(b"1. h9-g9 99999999999999999999999. b7-c7 *");
+        assert_eq!(
+            lines[3],
+            "error move-number @1:10 `99999999999999999999999.` is too large for a move number"
+        );
     }
 
     #[test]

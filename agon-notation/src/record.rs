@@ -18,6 +18,13 @@ pub const ENGINE_TAGS: [&str; 4] = ["Result", "Variant", "Position", "Terminatio
 /// [`GameRecord::set_tag`].
 pub const MAX_TAG_VALUE: usize = 8192;
 
+/// The most tags a game may have besides the engine's ([`ENGINE_TAGS`], each at most
+/// once): a record with more is invalid, and [`GameRecord::set_tag`] refuses more.
+pub const MAX_TAGS: usize = 256;
+
+/// The longest tag name (the reader's token limit).
+pub const MAX_TAG_NAME: usize = crate::reader::MAX_TOKEN;
+
 /// The longest line the writer produces for movetext.
 pub const LINE_WIDTH: usize = 80;
 
@@ -103,8 +110,9 @@ impl GameRecord {
     /// Sets a non-engine tag (replacing its value if present) and returns whether it was
     /// set. Names are cleaned to letters, digits and `_` (others become `_`); values lose
     /// line breaks and control characters (they become spaces) and are cut to
-    /// [`MAX_TAG_VALUE`] bytes, so that every record prints as a valid record. Engine tags
-    /// and empty names are refused (returns `false`).
+    /// [`MAX_TAG_VALUE`] bytes, so that every record prints as a valid record. Engine tags,
+    /// empty names, names longer than [`MAX_TAG_NAME`] and a new tag beyond [`MAX_TAGS`]
+    /// are refused (returns `false`).
     pub fn set_tag(&mut self, name: &str, value: &str) -> bool {
         let name: String = name
             .chars()
@@ -116,7 +124,7 @@ impl GameRecord {
                 }
             })
             .collect();
-        if name.is_empty() || ENGINE_TAGS.contains(&name.as_str()) {
+        if name.is_empty() || name.len() > MAX_TAG_NAME || ENGINE_TAGS.contains(&name.as_str()) {
             return false;
         }
         let mut value: String = value
@@ -134,13 +142,21 @@ impl GameRecord {
             slot.1 = value;
             return true;
         }
+        if self.tags.len() >= MAX_TAGS {
+            return false;
+        }
         self.insert_tag(name, value);
         true
     }
 
-    /// Inserts a tag that is not present yet, keeping the writer's order.
+    /// Inserts a tag that is not present yet, keeping the writer's order (in constant time
+    /// for a tag outside the roster, which goes last).
     pub(crate) fn insert_tag(&mut self, name: String, value: String) {
         let rank = tag_rank(&name);
+        if rank == ROSTER_TAGS.len() {
+            self.tags.push((name, value));
+            return;
+        }
         let at = self
             .tags
             .iter()
@@ -372,6 +388,20 @@ mod tests {
         );
         assert!(record.set_tag("Round", "1"));
         assert_eq!(record.tags()[0].0, "Round");
+    }
+
+    #[test]
+    fn set_tag_refuses_what_a_record_cannot_hold() {
+        let mut record = GameRecord::new(Rules::STANDARD);
+        assert!(record.set_tag(&"N".repeat(MAX_TAG_NAME), "x"));
+        assert!(!record.set_tag(&"N".repeat(MAX_TAG_NAME + 1), "x"));
+        for i in 1..MAX_TAGS {
+            assert!(record.set_tag(&format!("T{i}"), "v"));
+        }
+        assert!(!record.set_tag("OneTooMany", "v"));
+        assert!(record.set_tag("T1", "replaced"));
+        let again: GameRecord = record.to_string().parse().unwrap();
+        assert_eq!(again, record);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::action_token::AnnotatedAction;
 use crate::error::{move_number, ErrorKind, RecordError};
 use crate::position_notation::parse_position;
 use crate::reader::{Dots, Flow, Location, Reader, SyntaxError, Visitor};
-use crate::record::{GameRecord, ENGINE_TAGS};
+use crate::record::{GameRecord, ENGINE_TAGS, MAX_TAGS};
 use crate::verdict::check_result;
 use agon_core::{Game, GameResult, Position, Rules, Side, Termination};
 use std::io::Read;
@@ -309,6 +309,15 @@ impl Visitor for Builder<'_> {
     }
 
     fn tag(&mut self, name: &str, value: &str, at: Location, value_at: Location) -> Flow {
+        let engine_tag = ENGINE_TAGS.contains(&name);
+        if !engine_tag && self.record.tags().len() == MAX_TAGS {
+            let message = format!(
+                "a game has at most {MAX_TAGS} tags besides Result, Variant, Position and \
+                 Termination"
+            );
+            return self.fail(at, 0, ErrorKind::Tag, message);
+        }
+        // Linear in the tags of a game: at most MAX_TAGS are compared.
         let duplicate = match name {
             "Variant" => self.variant.is_some(),
             "Position" => self.position.is_some(),
@@ -537,6 +546,31 @@ mod tests {
             [(0, "opening notes"), (1, "first"), (2, "a line"), (3, "")]
         );
         assert!(!game.record.to_string().contains("first"));
+    }
+
+    #[test]
+    fn a_game_has_at_most_max_tags_tags() {
+        let tags = |n: usize| -> String {
+            (0..n)
+                .map(|i| format!("[T{i} \"v\"]\n"))
+                .collect::<String>()
+        };
+        let text = format!("{}[Result \"*\"]\n\n*\n", tags(MAX_TAGS));
+        let record: GameRecord = text.parse().unwrap();
+        assert_eq!(record.tags().len(), MAX_TAGS);
+        // 20,000 tags: the first one over the limit is the error, found in linear time.
+        let text = format!("{}\n*\n\n1. h9-g9 *\n", tags(20_000));
+        assert_eq!(
+            errors(&text),
+            [
+                format!(
+                    "tag {}:1: game 1: a game has at most 256 tags besides Result, Variant, \
+                     Position and Termination",
+                    MAX_TAGS + 1
+                ),
+                "ok 1 plies".to_string()
+            ]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use agon_core::Game;
 use agon_notation::{format_annotated, format_position, GameRecord};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -130,13 +130,14 @@ fn convert_record(target: Target, file: &str, record: &GameRecord, index: u64) -
 
 /// Runs `agon convert`.
 pub fn run(args: &ConvertArgs) -> CliResult {
+    let threads = crate::games::worker_threads(args.threads)?;
     let paths = expand_inputs(&args.files);
     let sink_to = args.output.clone();
     let mut code = 0u8;
     let mut body = |out: &mut dyn Write| -> Result<u8, CliError> {
         let mut separator = false;
         for path in &paths {
-            let code_here = convert_one(path, args, out, &mut separator)?;
+            let code_here = convert_one(path, args.to, threads, out, &mut separator)?;
             code = code.max(code_here);
         }
         Ok(code)
@@ -176,7 +177,8 @@ fn error_message(error: CliError) -> String {
 /// Converts one input; returns its exit code (0, 1 for skipped games, 2 for read errors).
 fn convert_one(
     path: &Path,
-    args: &ConvertArgs,
+    to: Option<Target>,
+    threads: usize,
     out: &mut dyn Write,
     separator: &mut bool,
 ) -> Result<u8, CliError> {
@@ -195,7 +197,7 @@ fn convert_one(
     let first = first_non_blank(&mut reader)
         .map_err(|e| CliError::io(&format!("cannot read {}", source.name), e))?;
     let kind = kind_of(path, first);
-    let target = args.to.unwrap_or(match kind {
+    let target = to.unwrap_or(match kind {
         Kind::Records => Target::Json,
         Kind::Json => Target::Agn,
     });
@@ -203,7 +205,7 @@ fn convert_one(
         Kind::Json => from_json(&source.name, reader, target, out, separator),
         Kind::Records => {
             source.opened = Some(Box::new(reader));
-            from_records(source, args.threads, target, out, separator)
+            from_records(source, threads, target, out, separator)
         }
     }
 }
@@ -240,13 +242,11 @@ fn write_game(
 
 fn from_records(
     source: Source,
-    threads: Option<usize>,
+    threads: usize,
     target: Target,
     out: &mut dyn Write,
     separator: &mut bool,
 ) -> Result<u8, CliError> {
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let map: MapFn<Converted> = Arc::new(move |file, item| match item {
         Ok(valid) => convert_record(target, file, &valid.record, valid.index)
             .map_err(|e| format!("{file}: game {}: {e}", valid.index)),
@@ -255,7 +255,7 @@ fn from_records(
     let mut code = 0;
     for_each_game(
         vec![source],
-        threads.max(1),
+        threads,
         crate::games::BATCH_GAMES,
         map,
         |event| {
@@ -277,9 +277,70 @@ fn from_records(
     Ok(code)
 }
 
+/// The longest JSON text of one game (or of one array of games) that is read.
+const MAX_JSON_GAME: usize = 16 << 20;
+
+/// Reads one line (without its line break) into `line`, keeping at most [`MAX_JSON_GAME`]
+/// bytes: `Ok(None)` at the end of the input, `Ok(Some(Err(length)))` for a longer line
+/// (read and dropped).
+fn read_json_line(
+    reader: &mut dyn BufRead,
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<Result<(), usize>>> {
+    line.clear();
+    let read = (&mut *reader)
+        .take(MAX_JSON_GAME as u64 + 1)
+        .read_until(b'\n', line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.last() != Some(&b'\n') && line.len() > MAX_JSON_GAME {
+        let rest = reader.skip_until(b'\n')?;
+        return Ok(Some(Err(line.len() + rest)));
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+    }
+    Ok(Some(Ok(())))
+}
+
+/// How deeply the JSON text seen so far is nested (strings skipped), to tell when a game
+/// written over several lines may be complete.
+#[derive(Default)]
+struct JsonDepth {
+    depth: i64,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl JsonDepth {
+    fn scan(&mut self, text: &str) {
+        for b in text.bytes() {
+            match (self.in_string, self.escaped, b) {
+                (true, true, _) => self.escaped = false,
+                (true, false, b'\\') => self.escaped = true,
+                (true, false, b'"') => self.in_string = false,
+                (true, false, _) => {}
+                (false, _, b'"') => self.in_string = true,
+                (false, _, b'{' | b'[') => self.depth += 1,
+                (false, _, b'}' | b']') => self.depth -= 1,
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether every object and array opened has been closed.
+    fn closed(&self) -> bool {
+        self.depth <= 0 && !self.in_string
+    }
+}
+
 fn from_json(
     name: &str,
-    reader: Box<dyn BufRead + Send>,
+    mut reader: Box<dyn BufRead + Send>,
     target: Target,
     out: &mut dyn Write,
     separator: &mut bool,
@@ -287,22 +348,77 @@ fn from_json(
     let mut code = 0;
     let mut index = 0u64;
     // One game per line (NDJSON); a game written over several lines is gathered until it
-    // parses, and a JSON array of games is read whole.
+    // parses, and a JSON array of games is read whole. The gathered text is parsed when
+    // its brackets close, and after 1, 2, 4, 8... lines (to find a broken game early), so
+    // reading is linear in the input; a game's text is at most MAX_JSON_GAME bytes.
     let mut pending = String::new();
     let mut pending_line = 0usize;
+    let mut pending_lines = 0usize;
+    let mut depth = JsonDepth::default();
+    // Inside a broken game (too long, or a defect found before its end): its lines are
+    // skipped.
+    let mut skipping = false;
     let report = |index: u64, line: usize, message: String| {
         eprintln!("agon: {name}:{line}: game {index}: {message}");
     };
-    for (number, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| CliError::io(&format!("cannot read {name}"), e))?;
+    let too_long = format!("a JSON game is at most {} MiB", MAX_JSON_GAME >> 20);
+    let mut bytes = Vec::new();
+    let mut number = 0usize;
+    while let Some(read) = read_json_line(&mut *reader, &mut bytes)
+        .map_err(|e| CliError::io(&format!("cannot read {name}"), e))?
+    {
+        number += 1;
+        if let Err(length) = read {
+            index += 1;
+            report(
+                index,
+                number,
+                format!("{too_long}; this line has {length} bytes"),
+            );
+            code = EXIT_PROBLEMS;
+            pending.clear();
+            skipping = false;
+            continue;
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|_| {
+            CliError::new(format!(
+                "cannot read {name}: line {number} is not valid UTF-8 text"
+            ))
+        })?;
+        if skipping {
+            // The rest of a broken game ends where its brackets close, or where a line
+            // starts a new object at its first column (the next game of NDJSON).
+            if line.starts_with('{') {
+                skipping = false;
+            } else {
+                depth.scan(line);
+                skipping = !depth.closed();
+                continue;
+            }
+        }
         if pending.is_empty() {
             if line.trim().is_empty() {
                 continue;
             }
-            pending_line = number + 1;
+            pending_line = number;
+            pending_lines = 0;
+            depth = JsonDepth::default();
         }
-        pending.push_str(&line);
+        depth.scan(line);
+        pending.push_str(line);
         pending.push('\n');
+        pending_lines += 1;
+        if pending.len() > MAX_JSON_GAME {
+            index += 1;
+            report(index, pending_line, too_long.clone());
+            code = EXIT_PROBLEMS;
+            pending.clear();
+            skipping = !depth.closed();
+            continue;
+        }
+        if !depth.closed() && !pending_lines.is_power_of_two() {
+            continue;
+        }
         let games: Result<Vec<GameRecord>, serde_json::Error> =
             if pending.trim_start().starts_with('[') {
                 serde_json::from_str(&pending)
@@ -330,6 +446,7 @@ fn from_json(
                 report(index, line, strip_position(&error.to_string()).to_string());
                 code = EXIT_PROBLEMS;
                 pending.clear();
+                skipping = !depth.closed();
             }
         }
     }

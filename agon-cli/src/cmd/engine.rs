@@ -112,6 +112,11 @@ pub fn run(args: &EngineArgs) -> CliResult {
         let flow = match Command::parse(&line) {
             Ok(command) => engine.handle(command),
             Err(e) => {
+                // A `position` that does not even parse fails like one that does not
+                // replay: there is no position afterwards (docs/protocol.md).
+                if line.split_whitespace().next() == Some("position") {
+                    engine.game = None;
+                }
                 send_error(e);
                 Flow::Continue
             }
@@ -140,6 +145,10 @@ impl Engine {
                 Command::Quit => return Flow::Quit,
                 _ if thinking.stop_requested() || thinking.is_over() => self.collect(),
                 other => {
+                    if matches!(other, Command::Position(_)) {
+                        // Refused, so failed: no position for the next `go`.
+                        self.game = None;
+                    }
                     send_error(format!(
                         "{}: busy thinking; send `stop` or wait for `bestmove` first",
                         word(&other)

@@ -88,10 +88,7 @@ fn format_into(path: &Path, threads: usize, out: &mut dyn Write) -> Result<(u64,
 /// Runs `agon fmt`.
 pub fn run(args: &FmtArgs) -> CliResult {
     let paths = expand_inputs(&args.files);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = crate::games::worker_threads(args.threads)?;
     if (args.in_place || args.check) && paths.iter().any(|p| is_stdin(p)) {
         return Err(CliError::with_hint(
             "--in-place and --check need files, not stdin",

@@ -146,14 +146,12 @@ pub fn run(args: &ValidateArgs) -> CliResult {
         .sum();
     let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
     let file_count = sources.len();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = crate::games::worker_threads(args.threads)?;
     let progress = (!args.no_progress && stderr_is_terminal()).then(|| progress_bar(total));
     let map: MapFn<GameReport> = Arc::new(report);
     let mut out = Out::new();
     let (mut games, mut invalid, mut unreadable) = (0u64, 0u64, 0u64);
-    let result = for_each_game(sources, threads.max(1), args.batch_games, map, |event| {
+    let result = for_each_game(sources, threads, args.batch_games, map, |event| {
         match event {
             Event::Game(report) => {
                 games += 1;

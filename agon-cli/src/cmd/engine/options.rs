@@ -21,10 +21,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Settings from the command line, checked (the agent spec must build an agent).
+    /// Settings from the command line, checked (the agent spec must build an agent, the
+    /// table must fit in memory).
     pub fn new(agent: &str, hash: u64, seed: u64) -> Result<Settings, String> {
         from_spec(agent, seed).map_err(|e| e.to_string())?;
         check_hash(hash)?;
+        check_memory(hash).map_err(|e| format!("--hash {hash}: {e}"))?;
         Ok(Settings {
             agent: agent.to_string(),
             hash,
@@ -86,7 +88,11 @@ impl Settings {
                 from_spec(value, self.seed).map_err(|e| format!("setoption: {e}"))?;
                 self.agent = value.to_string();
             }
-            "Hash" => self.hash = value.parse().expect("checked against the declaration"),
+            "Hash" => {
+                let hash = value.parse().expect("checked against the declaration");
+                check_memory(hash).map_err(|e| format!("setoption: `Hash` {hash}: {e}"))?;
+                self.hash = hash;
+            }
             _ => self.seed = value.parse().expect("checked against the declaration"),
         }
         Ok(())
@@ -98,6 +104,12 @@ impl Settings {
         let mut spec = AgentSpec::parse(&self.agent).map_err(|e| e.to_string())?;
         if spec.name == "alphabeta" && !spec.options.iter().any(|(k, _)| k == "hash") {
             spec.options.push(("hash".into(), self.hash.to_string()));
+        }
+        if spec.name == "alphabeta" {
+            let hash = spec.options.iter().find(|(k, _)| k == "hash");
+            if let Some(mb) = hash.and_then(|(_, v)| v.parse::<u64>().ok()) {
+                check_memory(mb).map_err(|e| format!("a {mb} MB table: {e}"))?;
+            }
         }
         let options: Vec<String> = spec
             .options
@@ -111,6 +123,18 @@ impl Settings {
         };
         from_spec(&text, self.seed).map_err(|e| e.to_string())
     }
+}
+
+/// Whether a table of `mb` MB can be had: the system is asked for that much address space
+/// (which costs nothing until used) and it is given back. The engine would otherwise abort
+/// when the agent's table cannot be allocated (under `ulimit -v`, or larger than the
+/// machine allows), instead of answering `error`.
+fn check_memory(mb: u64) -> Result<(), String> {
+    let words = usize::try_from(mb << 17).map_err(|_| "too large".to_string())?;
+    let mut probe: Vec<u64> = Vec::new();
+    probe
+        .try_reserve_exact(words)
+        .map_err(|_| "the system will not give that much memory".to_string())
 }
 
 fn check_hash(hash: u64) -> Result<(), String> {
