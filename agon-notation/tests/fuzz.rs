@@ -248,3 +248,40 @@ fn hostile_inputs_are_errors_not_hangs() {
         );
     }
 }
+
+/// What `agon fmt` writes for an input whose every game is valid: each game's canonical
+/// text, one blank line between games. `None` when some game is invalid (fmt leaves such
+/// a file unchanged) or there is no game.
+fn formatted(data: &[u8]) -> Option<(String, Vec<GameRecord>)> {
+    let mut records = Vec::new();
+    for item in Records::new(data) {
+        records.push(item.ok()?.record);
+    }
+    let texts: Vec<String> = records.iter().map(|r| r.to_string()).collect();
+    (!records.is_empty()).then(|| (texts.join("\n"), records))
+}
+
+/// The property behind `agon fmt`: the canonical form of any accepted input (every game
+/// valid) is accepted, holds the same games, and is its own canonical form. Checked on
+/// the corpus, on random games, and on mutations of both (those that stay valid: blank
+/// lines, comments, NAGs, annotations and move numbers dropped or added).
+#[test]
+fn formatting_accepted_input_is_accepted_and_idempotent() {
+    let seeds = seeds();
+    let mut rng = Rng::new(20_261_130);
+    let mut inputs: Vec<Vec<u8>> = seeds.clone();
+    inputs.extend((0..3000).map(|_| mutate(&mut rng, &seeds)));
+    let mut accepted = 0;
+    for data in &inputs {
+        let Some((text, records)) = formatted(data) else {
+            continue;
+        };
+        accepted += 1;
+        let (again, reread) = formatted(text.as_bytes())
+            .unwrap_or_else(|| panic!("the canonical form is refused:\n{text}"));
+        assert_eq!(reread, records, "the canonical form holds other games");
+        assert_eq!(again, text, "formatting twice changes the text");
+    }
+    // Enough accepted inputs to mean something, beyond the seeds themselves.
+    assert!(accepted > seeds.len() / 2, "{accepted} accepted inputs");
+}
