@@ -25,6 +25,15 @@ pub fn selfplay<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
     crate::run::run(Command::new(binary()).args(args), "", false)
 }
 
+/// The value of a tag in each record of a `.agn` text, in game order.
+pub fn tags(agn: &str, name: &str) -> Vec<String> {
+    let prefix = format!("[{name} \"");
+    agn.lines()
+        .filter_map(|l| l.strip_prefix(&prefix)?.strip_suffix("\"]"))
+        .map(str::to_string)
+        .collect()
+}
+
 /// What a watched run did.
 pub struct Watched {
     /// Exit code (`None` when killed).

@@ -4,7 +4,7 @@
 //! tag saying what it did; the run finishes, every record validates, and every game starts
 //! with a restarted engine (each one plays two good actions before failing again).
 
-use agon_tests::selfplay::{csv_rows, read, scratch, selfplay};
+use agon_tests::selfplay::{csv_rows, read, scratch, selfplay, tags};
 
 /// Runs three games (the engine is White, Black, White) against `alphabeta:depth=1`, the
 /// engine failing as `mode` says at the third `go` of each of its processes.
@@ -33,15 +33,6 @@ fn run(mode: &str, options: &str) -> std::path::PathBuf {
     ])
     .ok();
     dir
-}
-
-/// The value of a tag in each record of `games.agn`, in game order.
-fn tags(agn: &str, name: &str) -> Vec<String> {
-    let prefix = format!("[{name} \"");
-    agn.lines()
-        .filter_map(|l| l.strip_prefix(&prefix)?.strip_suffix("\"]"))
-        .map(str::to_string)
-        .collect()
 }
 
 #[track_caller]

@@ -7,7 +7,7 @@
 
 mod selfplay_common;
 
-use selfplay_common::{binary, read, scratch, watched_command, Watched};
+use selfplay_common::{binary, read, scratch, tags, watched_command, Watched};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -75,15 +75,6 @@ fn assert_all_dead(pids: &[u32]) {
         survivors.is_empty(),
         "still running after the run: {survivors:?}"
     );
-}
-
-/// The value of a tag in each record of `games.agn`, in game order.
-fn tags(agn: &str, name: &str) -> Vec<String> {
-    let prefix = format!("[{name} \"");
-    agn.lines()
-        .filter_map(|l| l.strip_prefix(&prefix)?.strip_suffix("\"]"))
-        .map(str::to_string)
-        .collect()
 }
 
 /// The run ended normally and the engine lost every game as `termination` with `reason`,

@@ -5,19 +5,14 @@
 //! which fails the test instead of exhausting the machine.
 
 mod cli_common;
+mod selfplay_common;
 
 use cli_common::{agon, agon_path, agon_with_stdin, scratch};
+use selfplay_common::resident_kb;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// The resident set of a process in kB (Linux), if it is still running.
-fn resident_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
 
 /// Writes a process's standard input (on its own thread).
 type Feed = Box<dyn FnOnce(&mut dyn Write) + Send>;
