@@ -15,9 +15,6 @@
 //!   processes never write one output directory at once; the refusal names the holder's
 //!   pid.
 
-#![deny(unsafe_code)]
-#![warn(missing_docs)]
-
 mod lock;
 mod output;
 

@@ -108,6 +108,7 @@ mod tests {
             opening_plies: 4,
             max_plies: 80,
             seed: 9,
+            sprt: None,
         }
         .validated()
         .unwrap()

@@ -5,9 +5,7 @@
 //! child outlives the run. Every run is watched: a harness that hangs or grows is killed
 //! and the test fails instead of hanging.
 
-mod selfplay_common;
-
-use selfplay_common::{binary, read, scratch, tags, watched_command, Watched};
+use agon_tests::selfplay::{binary, read, scratch, tags, watched_command, Watched};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -6,9 +6,7 @@
 //! Some checks need root (creating device nodes, giving a file to another owner); without
 //! it they print why they were skipped and pass.
 
-mod cli_common;
-
-use cli_common::{agon, scratch};
+use agon_tests::cli::{agon, agon_with_stdin, scratch};
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -75,7 +73,7 @@ fn play_save_onto_a_character_device_keeps_it_a_device() {
     if !mknod(&null, 1, 3) {
         return;
     }
-    let run = cli_common::agon_with_stdin(
+    let run = agon_with_stdin(
         &[
             "play",
             "--white",

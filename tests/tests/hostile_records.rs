@@ -4,11 +4,8 @@
 //! `Hash`. Runs that would grow without bound are watched (killed past a memory budget),
 //! which fails the test instead of exhausting the machine.
 
-mod cli_common;
-mod selfplay_common;
-
-use cli_common::{agon, agon_path, agon_with_stdin, scratch};
-use selfplay_common::resident_kb;
+use agon_tests::cli::{agon, agon_path, agon_with_stdin, scratch};
+use agon_tests::selfplay::resident_kb;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -5,9 +5,7 @@
 //! Runs that would misbehave without the fixes (grow without bound, never end) are watched:
 //! killed past a time or memory budget, which fails the test instead of hanging it.
 
-mod selfplay_common;
-
-use selfplay_common::{binary, csv_rows, read, scratch, selfplay, watched};
+use agon_tests::selfplay::{binary, csv_rows, read, scratch, selfplay, watched};
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -253,7 +251,7 @@ fn a_damaged_record_is_played_again_on_resume() {
         run.stderr
     );
     assert!(run.stderr.contains("played 1 game(s)"), "{}", run.stderr);
-    selfplay_common::assert_same_outputs(&clean, &damaged);
+    agon_tests::selfplay::assert_same_outputs(&clean, &damaged);
 }
 
 /// The offset of the `n`-th (1-based) occurrence of `needle`.
