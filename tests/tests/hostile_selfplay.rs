@@ -16,8 +16,19 @@ fn rows_so_far(dir: &Path) -> usize {
     fs::read_to_string(dir.join("games.csv")).map_or(0, |t| t.lines().count().saturating_sub(1))
 }
 
+/// A child process killed when dropped, so that a failed assertion never leaves an endless
+/// run filling the disk behind the test.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
+}
+
 /// Starts a run that goes on until killed, and waits until it has played a game.
-fn endless_run(out: &Path) -> Child {
+fn endless_run(out: &Path) -> KillOnDrop {
     let child = Command::new(binary())
         .args([
             "run",
@@ -33,6 +44,7 @@ fn endless_run(out: &Path) -> Child {
         .stderr(Stdio::null())
         .spawn()
         .expect("start agon-selfplay");
+    let child = KillOnDrop(child);
     let started = Instant::now();
     while rows_so_far(out) == 0 {
         assert!(
@@ -48,8 +60,8 @@ fn endless_run(out: &Path) -> Child {
 fn a_second_run_on_a_locked_out_exits_2_naming_the_holder() {
     let dir = scratch("hostile-lock");
     let out = dir.join("out");
-    let mut first = endless_run(&out);
-    let holder = format!("(pid {})", first.id());
+    let first = endless_run(&out);
+    let holder = format!("(pid {})", first.0.id());
     let out_arg = out.to_str().unwrap();
     for extra in [&[][..], &["--resume"][..]] {
         let mut args = vec!["run", "--agent", "random", "--games", "100000000"];
@@ -66,8 +78,7 @@ fn a_second_run_on_a_locked_out_exits_2_naming_the_holder() {
             )
         );
     }
-    first.kill().unwrap();
-    first.wait().unwrap();
+    drop(first);
     // Killed, the first run's lock is gone: the run resumes (and stops at our signal).
     let resumed = watched(&["run", "--resume", "--out", out_arg], 60, 500_000, || {
         rows_so_far(&out) > 50
