@@ -376,7 +376,7 @@ impl Parser<'_> {
                         "a run of empty cells is a number from 1 to 11 without leading zero",
                     );
                 }
-                if filled + n > cells.len() {
+                if filled.saturating_add(n) > cells.len() {
                     // The run as written (`n` saturates on absurdly long runs of digits).
                     let written: String = self.chars[start..self.at].iter().map(|c| c.1).collect();
                     return self.error(
@@ -607,6 +607,18 @@ mod tests {
             e.to_string(),
             "column 1: file a has 6 cells (a1 to a6); 99999999999999999999999 empty cells \
              after 0 go past its end"
+        );
+    }
+
+    /// Found by the `position` fuzz target: a saturated run after pieces overflowed the
+    /// count of filled cells.
+    #[test]
+    fn a_huge_run_after_pieces_is_named_as_written() {
+        let e = parse_position("QQ44333333333338444433", Rules::STANDARD).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "column 3: file a has 6 cells (a1 to a6); 44333333333338444433 empty cells after \
+             2 go past its end"
         );
     }
 
