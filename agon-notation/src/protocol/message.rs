@@ -133,9 +133,13 @@ pub struct Info {
 }
 
 impl EngineMessage {
-    /// Parses one line (surrounding white space ignored).
+    /// Parses one line (surrounding white space ignored). Control characters separate
+    /// words like white space, as the printed form writes them as spaces.
     pub fn parse(line: &str) -> Result<EngineMessage, ProtocolError> {
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c.is_control())
+            .filter(|word| !word.is_empty())
+            .collect();
         let Some((&head, rest)) = words.split_first() else {
             return Err(ProtocolError::new(format!(
                 "empty line; expected a message: {}",
@@ -581,5 +585,14 @@ mod tests {
     fn free_text_stays_on_one_line() {
         let m = EngineMessage::Error("bad\nline".into());
         assert_eq!(m.to_string(), "error bad line");
+    }
+
+    /// Found by the `protocol` fuzz target: a control character inside free text printed
+    /// as a space, so the printed line parsed to other text.
+    #[test]
+    fn control_characters_separate_words_so_messages_round_trip() {
+        let m = EngineMessage::parse("error \u{2}4").unwrap();
+        assert_eq!(m, EngineMessage::Error("4".into()));
+        assert_eq!(EngineMessage::parse(&m.to_string()).unwrap(), m);
     }
 }
