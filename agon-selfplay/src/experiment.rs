@@ -166,6 +166,14 @@ impl Experiment {
         (index / self.games) as usize
     }
 
+    /// The pair a game index belongs to, numbered over the whole experiment: games `2p`
+    /// and `2p + 1` of a block form its pair `p`, and each block's pairs follow the
+    /// previous block's.
+    pub fn pair_of(&self, index: u64) -> u64 {
+        let block = index / self.games;
+        block * self.pairs_per_block() + index % self.games / 2
+    }
+
     /// Everything about game `index` (which must be below [`Experiment::total_games`]).
     pub fn game(&self, index: u64) -> GameSpec {
         let block = self.block_of(index);
@@ -178,7 +186,7 @@ impl Experiment {
         } else {
             (pairing.first.clone(), pairing.second.clone())
         };
-        let pair = block as u64 * self.pairs_per_block() + within / 2;
+        let pair = self.pair_of(index);
         let opening_seed = Rng::for_stream(self.seed ^ OPENING_SALT, pair).next_u64();
         let mut agents = Rng::for_stream(self.seed, index);
         GameSpec {
@@ -224,7 +232,9 @@ pub fn canonical_spec(spec: &str) -> Result<String> {
     crate::external::canonical_spec(spec)
 }
 
-/// `--shard K/N`: this process plays only the games whose index is `K` modulo `N`.
+/// `--shard K/N`: this process plays only the pairs whose number is `K` modulo `N`, both
+/// games of each, so that every shard holds complete colour-swapped pairs (and its own
+/// pentanomial statistics) whatever `N` is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     /// This shard, `0..count`.
@@ -234,9 +244,15 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// Whether game `index` belongs to this shard.
-    pub fn contains(&self, index: u64) -> bool {
-        index % self.count == self.index
+    /// Whether pair `pair` (see [`Experiment::pair_of`]) belongs to this shard.
+    pub fn contains_pair(&self, pair: u64) -> bool {
+        pair % self.count == self.index
+    }
+
+    /// Whether game `index` of `experiment` belongs to this shard (with the other game of
+    /// its pair).
+    pub fn contains_game(&self, experiment: &Experiment, index: u64) -> bool {
+        self.contains_pair(experiment.pair_of(index))
     }
 }
 
@@ -337,9 +353,26 @@ mod tests {
     #[test]
     fn shards_parse_and_partition() {
         let s: Shard = "1/3".parse().unwrap();
-        assert!(s.contains(4) && !s.contains(5));
+        assert!(s.contains_pair(4) && !s.contains_pair(5));
         assert!("3/3".parse::<Shard>().is_err());
         assert!("1".parse::<Shard>().is_err());
         assert_eq!(s.to_string(), "1/3");
+    }
+
+    #[test]
+    fn shards_hold_whole_pairs_even_with_an_even_count() {
+        // Two blocks of 5 games: pairs 0,0,1,1,2 | 3,3,4,4,5.
+        let e = experiment(5);
+        let games = |shard: &str| -> Vec<u64> {
+            let s: Shard = shard.parse().unwrap();
+            (0..e.total_games())
+                .filter(|&i| s.contains_game(&e, i))
+                .collect()
+        };
+        assert_eq!(games("0/2"), [0, 1, 4, 7, 8]);
+        assert_eq!(games("1/2"), [2, 3, 5, 6, 9]);
+        for i in 0..e.total_games() {
+            assert_eq!(e.pair_of(i), e.game(i).pair);
+        }
     }
 }

@@ -124,19 +124,24 @@ impl Manifest {
         out
     }
 
+    /// Whether game `index` belongs in this directory (its shard's, if it holds one).
+    pub fn holds(&self, index: u64) -> bool {
+        match self.shard {
+            Some(shard) => shard.contains_game(&self.experiment, index),
+            None => true,
+        }
+    }
+
     /// The game indices this directory should hold.
     pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
-        (0..self.experiment.total_games()).filter(|&i| self.shard.iter().all(|s| s.contains(i)))
+        (0..self.experiment.total_games()).filter(|&i| self.holds(i))
     }
 
     /// How many games this directory should hold.
     pub fn expected(&self) -> u64 {
         match self.shard {
             None => self.experiment.total_games(),
-            Some(s) => {
-                let total = self.experiment.total_games();
-                total / s.count + u64::from(total % s.count > s.index)
-            }
+            Some(_) => self.indices().count() as u64,
         }
     }
 }
@@ -441,7 +446,7 @@ fn check_indices(path: &Path, manifest: &Manifest, rows: &[GameRow]) -> Result<(
                 format!("game {} is outside the experiment", row.index),
             ));
         }
-        if manifest.shard.is_some_and(|s| !s.contains(row.index)) {
+        if !manifest.holds(row.index) {
             return Err(Error::output(
                 path,
                 format!(

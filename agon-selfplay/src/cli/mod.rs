@@ -91,7 +91,8 @@ pub struct GameOptions {
     /// Continue the interrupted run in --out without repeating or losing a game.
     #[arg(long, requires = "out")]
     resume: bool,
-    /// Play only the games whose index is K modulo N (merge the shards afterwards).
+    /// Play only the colour-swapped pairs whose number is K modulo N, both games of each
+    /// (merge the shards afterwards).
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Output directory.
