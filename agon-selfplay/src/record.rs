@@ -46,7 +46,8 @@ pub fn write_record_with(row: &GameRow, game: &Game, extra: &[(&str, &str)]) -> 
 pub struct RecordSpan<'a> {
     /// The value of its `Index` tag.
     pub index: u64,
-    /// The whole record text, blank line included.
+    /// The whole record text, with the blank line that follows it when there is one (every
+    /// record but the last of a finished file, which ends the file with its result line).
     pub text: &'a str,
     /// The line of the file where it starts (1-based).
     pub line: u64,
@@ -76,8 +77,9 @@ pub struct SplitRecords<'a> {
 }
 
 /// Splits an `.agn` file written by this harness into complete records. A record cut short
-/// by a kill (no closing blank line, or no `Index` tag) is left out and counted in
-/// `dropped`; a complete record with bytes that are not UTF-8 is reported in `damaged`.
+/// by a kill (its movetext not ended by the result of its `Result` tag and a newline, or
+/// no `Index` tag) is left out and counted in `dropped`; a complete record with bytes that
+/// are not UTF-8 is reported in `damaged`.
 pub fn split_records(bytes: &[u8]) -> SplitRecords<'_> {
     let mut starts: Vec<(usize, u64)> = Vec::new();
     let mut offset = 0;
@@ -95,7 +97,7 @@ pub fn split_records(bytes: &[u8]) -> SplitRecords<'_> {
         let end = starts.get(k + 1).map_or(bytes.len(), |&(next, _)| next);
         let chunk = &bytes[start..end];
         let index = index_tag(chunk);
-        if !chunk.ends_with(b"\n\n") || index.is_none() {
+        if !is_complete(chunk) || index.is_none() {
             split.dropped += chunk.len();
             continue;
         }
@@ -119,14 +121,41 @@ pub fn split_records(bytes: &[u8]) -> SplitRecords<'_> {
     split
 }
 
-/// The `Index` tag of a record (its tag lines are ASCII even when the movetext is not).
+/// Whether a chunk holds a whole record: it ends with a newline, and its last line ends
+/// with the result its `Result` tag announces (the movetext's last token; no action or
+/// move number looks like a result). A record is written in one piece, so a kill leaves a
+/// prefix of it, which fails this test unless only the closing blank line is missing.
+fn is_complete(chunk: &[u8]) -> bool {
+    let Some(result) = tag(chunk, "Result") else {
+        return false;
+    };
+    let last_line = chunk
+        .trim_ascii_end()
+        .rsplit(|&b| b == b'\n')
+        .next()
+        .unwrap_or_default();
+    chunk.ends_with(b"\n")
+        && last_line
+            .split(|b| b.is_ascii_whitespace())
+            .rfind(|token| !token.is_empty())
+            == Some(result.as_bytes())
+}
+
+/// The `Index` tag of a record.
 fn index_tag(chunk: &[u8]) -> Option<u64> {
+    tag(chunk, "Index")?.parse().ok()
+}
+
+/// The value of a tag of a record (values this harness writes hold no escapes; its tag
+/// lines are ASCII even when the movetext is not).
+fn tag<'a>(chunk: &'a [u8], name: &str) -> Option<&'a str> {
     chunk.split(|&b| b == b'\n').find_map(|line| {
-        let line = std::str::from_utf8(line).ok()?;
-        line.strip_prefix("[Index \"")?
-            .strip_suffix("\"]")?
-            .parse()
-            .ok()
+        std::str::from_utf8(line)
+            .ok()?
+            .strip_prefix('[')?
+            .strip_prefix(name)?
+            .strip_prefix(" \"")?
+            .strip_suffix("\"]")
     })
 }
 
@@ -220,5 +249,30 @@ mod tests {
                 reason: "the record is not valid UTF-8".into()
             }]
         );
+    }
+
+    #[test]
+    fn the_last_record_of_a_finished_file_needs_no_blank_line() {
+        let game = short_game();
+        let a = write_record(&row(7, &game), &game);
+        let b = write_record(&row(2, &game), &game);
+        // A finished file ends with the last record's result line.
+        let finished = format!("{a}{}", &b[..b.len() - 1]);
+        let split = split_records(finished.as_bytes());
+        let records = &split.records;
+        assert_eq!(records.iter().map(|r| r.index).collect::<Vec<_>>(), [7, 2]);
+        assert_eq!((records[1].text, split.dropped), (&b[..b.len() - 1], 0));
+        // Cut anywhere before the result's newline, a record is incomplete: inside the
+        // result, after the last action, or right after the blank line of the tags.
+        for cut in [
+            b.len() - 3,
+            b.find(" 1/2-1/2").unwrap(),
+            b.find("\n\n").unwrap() + 2,
+        ] {
+            let file = format!("{a}{}", &b[..cut]);
+            let split = split_records(file.as_bytes());
+            assert_eq!(split.records.len(), 1, "cut at {cut}");
+            assert_eq!(split.dropped, cut);
+        }
     }
 }

@@ -372,6 +372,11 @@ pub fn write_games(dir: &Path, rows: &[GameRow], records: &BTreeMap<u64, String>
         })?;
         agn.push_str(record);
     }
+    // Records are separated by a blank line, and none follows the last (the canonical form
+    // `agon fmt` writes).
+    if agn.ends_with("\n\n") {
+        agn.pop();
+    }
     write_atomically(&dir.join(GAMES_AGN), agn.as_bytes())?;
     write_atomically(&dir.join(GAMES_CSV), &csv)
 }
@@ -416,7 +421,13 @@ pub fn read_files(dir: &Path, manifest: &Manifest) -> Result<GameFiles> {
     let split = split_records(&bytes);
     let mut records = BTreeMap::new();
     for span in split.records {
-        records.insert(span.index, span.text.to_string());
+        // Every record followed by its blank line, as appended during a run (the last
+        // record of a finished file has none).
+        let mut record = span.text.to_string();
+        if !record.ends_with("\n\n") {
+            record.push('\n');
+        }
+        records.insert(span.index, record);
     }
     check_indices(&csv_path, manifest, &rows)?;
     Ok(GameFiles {

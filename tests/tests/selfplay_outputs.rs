@@ -102,6 +102,21 @@ fn every_record_validates_and_matches_its_row() {
     }
 }
 
+#[test]
+fn games_agn_is_in_canonical_form() {
+    let dir = scratch("outputs-canonical");
+    experiment(&dir);
+    let path = dir.join("games.agn");
+    let path = path.to_str().unwrap();
+    let check = agon_tests::cli::agon(&["fmt", "--check", path]);
+    assert_eq!(check.code, Some(0), "agon fmt --check: {}", check.stderr);
+    // The same test without trusting --check: the canonical form is the file itself.
+    let canonical = agon_tests::cli::agon(&["fmt", path]).ok();
+    assert!(canonical.raw == bytes(&dir, "games.agn"));
+    let text = read(&dir, "games.agn");
+    assert!(text.ends_with("\n") && !text.ends_with("\n\n"));
+}
+
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     let h = (sorted.len() - 1) as f64 * q;
     let lo = h.floor() as usize;
