@@ -30,7 +30,12 @@ Run `agon help COMMAND` for the options and examples of each command.";
 
 /// Play, validate, inspect and draw games of Agon (Queen's Guard).
 #[derive(Parser, Debug)]
-#[command(name = "agon", version, after_help = EXAMPLES, propagate_version = true)]
+#[command(
+    name = "agon",
+    version = agon_provenance::LONG_VERSION,
+    after_help = EXAMPLES,
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

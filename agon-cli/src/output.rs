@@ -1,6 +1,9 @@
 //! Where output goes: a buffered stdout whose closed-pipe errors end the command quietly,
-//! and the terminal checks that decide colour and progress bars.
+//! JSON lines that name the build that wrote them, and the terminal checks that decide
+//! colour and progress bars.
 
+use agon_provenance::Tool;
+use serde::Serialize;
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 
 /// Buffered standard output. Write errors become [`crate::error::CliError`] through `?`,
@@ -36,6 +39,30 @@ impl Write for Out {
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
+}
+
+/// This build of `agon`, as every `--json` output names it.
+pub fn tool() -> Tool {
+    Tool::current("agon")
+}
+
+/// One JSON object and its field `tool` (after the object's own fields).
+#[derive(Serialize)]
+struct WithTool<'a, T: Serialize> {
+    #[serde(flatten)]
+    object: &'a T,
+    tool: &'a Tool,
+}
+
+/// Writes `object` (a struct or a JSON object) as one line of JSON, with the build that
+/// wrote it as its last field, `tool: {name, version, commit}`.
+pub fn write_json_line<T: Serialize>(
+    out: &mut impl Write,
+    object: &T,
+    tool: &Tool,
+) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, &WithTool { object, tool })?;
+    writeln!(out)
 }
 
 /// Whether stdout is a terminal.

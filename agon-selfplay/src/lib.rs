@@ -37,8 +37,15 @@ pub mod summary;
 pub mod table;
 pub mod verify;
 
+pub use agon_provenance::Tool;
 pub use error::{Error, Result};
 pub use experiment::{Experiment, Kind, Pairing, Shard};
 pub use row::GameRow;
 pub use store::Manifest;
 pub use summary::Summary;
+
+/// This build of `agon-selfplay`, as `experiment.json`, `summary.json` and `--json`
+/// outputs name it.
+pub fn tool() -> Tool {
+    Tool::current("agon-selfplay")
+}

@@ -17,6 +17,7 @@ use crate::record::{split_records, DamagedRecord};
 use crate::row::{header_line, parse_rows, GameRow};
 use crate::verify::check_game;
 use agon_files::{DirLock, LockError};
+use agon_provenance::{Tool, UNKNOWN_COMMIT};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions};
@@ -33,8 +34,9 @@ pub const GAMES_AGN: &str = "games.agn";
 /// What `experiment.json` holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
-    /// Always `agon-selfplay`.
-    pub tool: String,
+    /// The build of `agon-selfplay` that started the directory (name, version, commit).
+    /// A `--resume` by another build keeps it; `merge` writes its own.
+    pub tool: Tool,
     /// Version of this directory layout.
     pub format: u32,
     /// The experiment.
@@ -47,7 +49,7 @@ impl Manifest {
     /// A manifest for an experiment (or one shard of it).
     pub fn new(experiment: Experiment, shard: Option<Shard>) -> Manifest {
         Manifest {
-            tool: "agon-selfplay".into(),
+            tool: crate::tool(),
             format: 1,
             experiment,
             shard,
@@ -58,9 +60,22 @@ impl Manifest {
     pub fn read(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST);
         let text = fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
-        let manifest: Manifest = serde_json::from_str(&text)
-            .map_err(|e| Error::output(&path, format!("not an agon-selfplay manifest: {e}")))?;
-        if manifest.tool != "agon-selfplay" || manifest.format != 1 {
+        let not_a_manifest = |e: serde_json::Error| {
+            Error::output(&path, format!("not an agon-selfplay manifest: {e}"))
+        };
+        let mut json: serde_json::Value = serde_json::from_str(&text).map_err(not_a_manifest)?;
+        // Directories written before manifests named their build say only `"tool":
+        // "agon-selfplay"`.
+        if json["tool"] == "agon-selfplay" {
+            json["tool"] = serde_json::to_value(Tool {
+                name: "agon-selfplay".into(),
+                version: "unknown".into(),
+                commit: UNKNOWN_COMMIT.into(),
+            })
+            .expect("tools serialise");
+        }
+        let manifest: Manifest = serde_json::from_value(json).map_err(not_a_manifest)?;
+        if manifest.tool.name != "agon-selfplay" || manifest.format != 1 {
             return Err(Error::output(
                 &path,
                 "not an agon-selfplay format 1 manifest",
@@ -122,6 +137,12 @@ impl Manifest {
         let shard = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
         differ(&mut out, "--shard", shard(self.shard), shard(stored.shard));
         out
+    }
+
+    /// Whether two manifests describe the same games: the same experiment and shard,
+    /// whichever build wrote them.
+    pub fn same_games(&self, other: &Manifest) -> bool {
+        self.experiment == other.experiment && self.shard == other.shard
     }
 
     /// Whether game `index` belongs in this directory (its shard's, if it holds one).
@@ -228,7 +249,7 @@ impl GameWriter {
     /// whose row and record agree (the others are played again, each with a note).
     pub fn resume(dir: &Path, manifest: &Manifest) -> Result<GameWriter> {
         let stored = Manifest::read(dir)?;
-        if &stored != manifest {
+        if !stored.same_games(manifest) {
             return Err(Error::output(
                 dir,
                 "holds a different experiment or shard than the one given; \

@@ -17,6 +17,7 @@ use crate::stats::contrast::holm;
 use crate::stats::pairs::{IntervalMethod, Tost};
 use crate::stats::{elo_from_score, quantile_of, wilson, Interval, Pentanomial, Z95};
 use agon_core::{GameResult, Rng, Termination};
+use agon_provenance::Tool;
 use serde::Serialize;
 
 /// The label of the per-variant group that pools every pairing (only when there are
@@ -123,8 +124,9 @@ impl Analysis {
 /// The whole report of an output directory.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
-    /// Always `agon-selfplay`.
-    pub tool: String,
+    /// The build of `agon-selfplay` that computed these statistics (name, version,
+    /// commit); the build that played the games is in `experiment.json`.
+    pub tool: Tool,
     /// The experiment the games come from.
     pub experiment: Experiment,
     /// Games this directory should hold (all of the experiment, or one shard's share).
@@ -483,7 +485,7 @@ impl Summary {
             .tost(analysis.margin, ALPHA);
         }
         Ok(Summary {
-            tool: "agon-selfplay".into(),
+            tool: crate::tool(),
             experiment: experiment.clone(),
             games_expected,
             games_played,

@@ -1,7 +1,7 @@
 //! `agon moves`: the legal actions of a position, one per line.
 
 use crate::error::CliResult;
-use crate::output::Out;
+use crate::output::{tool, write_json_line, Out};
 use crate::select::PositionArgs;
 use agon_core::{Action, Bitboard, Game};
 use clap::Args;
@@ -93,6 +93,7 @@ pub fn run(args: &MovesArgs) -> CliResult {
     }
     let side = game.position().to_move();
     let decider = game.position().decider();
+    let tool = tool();
     let mut out = Out::new();
     for (action, captures) in legal_with_captures(game) {
         if args.json {
@@ -105,8 +106,7 @@ pub fn run(args: &MovesArgs) -> CliResult {
                 side: side.to_string(),
                 decider: decider.to_string(),
             };
-            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            write_json_line(&mut out, &json, &tool)?;
         } else if args.bare {
             writeln!(out, "{action}")?;
         } else {

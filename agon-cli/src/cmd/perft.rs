@@ -1,7 +1,7 @@
 //! `agon perft`: count the leaves of the game tree, the engine authors' correctness check.
 
 use crate::error::{CliError, CliResult};
-use crate::output::Out;
+use crate::output::{tool, write_json_line, Out};
 use crate::select::PositionArgs;
 use agon_core::{divide, perft, perft_full};
 use clap::Args;
@@ -121,8 +121,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
                     .collect()
             }),
         };
-        serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-        writeln!(out)?;
+        write_json_line(&mut out, &json, &tool())?;
     } else {
         if let Some(parts) = parts {
             for (action, n) in parts {

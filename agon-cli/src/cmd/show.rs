@@ -2,7 +2,7 @@
 
 use crate::board_text::{board_lines, Highlights, TextStyle, LEGEND};
 use crate::error::CliResult;
-use crate::output::{colour_wanted, Out};
+use crate::output::{colour_wanted, tool, write_json_line, Out};
 use crate::select::PositionArgs;
 use crate::status;
 use agon_core::Game;
@@ -112,8 +112,7 @@ fn write_json(game: &Game) -> CliResult {
         );
     }
     let mut out = Out::new();
-    serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-    writeln!(out)?;
+    write_json_line(&mut out, &json, &tool())?;
     out.flush()?;
     Ok(0)
 }

@@ -3,7 +3,7 @@
 
 use crate::error::{CliResult, EXIT_ERROR, EXIT_PROBLEMS};
 use crate::games::{for_each_game, Event, MapFn, Source};
-use crate::output::{stderr_is_terminal, Out};
+use crate::output::{stderr_is_terminal, tool, write_json_line, Out};
 use agon_notation::{RecordError, ValidGame};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -149,6 +149,7 @@ pub fn run(args: &ValidateArgs) -> CliResult {
     let threads = crate::games::worker_threads(args.threads)?;
     let progress = (!args.no_progress && stderr_is_terminal()).then(|| progress_bar(total));
     let map: MapFn<GameReport> = Arc::new(report);
+    let tool = tool();
     let mut out = Out::new();
     let (mut games, mut invalid, mut unreadable) = (0u64, 0u64, 0u64);
     let result = for_each_game(sources, threads, args.batch_games, map, |event| {
@@ -159,8 +160,7 @@ pub fn run(args: &ValidateArgs) -> CliResult {
                     invalid += 1;
                 }
                 if args.json {
-                    serde_json::to_writer(&mut out, &report).map_err(std::io::Error::from)?;
-                    writeln!(out)?;
+                    write_json_line(&mut out, &report, &tool)?;
                 } else if !report.valid && !args.quiet {
                     if let Some(bar) = &progress {
                         bar.suspend(|| writeln!(out, "{}", report.text))?;

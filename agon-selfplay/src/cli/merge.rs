@@ -21,6 +21,9 @@ pub struct MergeArgs {
 }
 
 pub fn merge(args: MergeArgs) -> Result<()> {
+    for dir in &args.dirs {
+        super::note_other_build(dir);
+    }
     let analysis = args.analysis.settings().analysis()?;
     if args.out.is_dir() {
         agon_selfplay::store::check_fresh(&args.out, "merge into a new directory")?;

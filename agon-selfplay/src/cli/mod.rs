@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 /// Parallel Agon self-play experiments, variant balance statistics and charts.
 #[derive(Parser, Debug)]
-#[command(name = "agon-selfplay", version, about)]
+#[command(name = "agon-selfplay", version = agon_provenance::LONG_VERSION, about)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -209,6 +209,7 @@ fn open_output(
     Manifest::read(out)?;
     let lock = lock_output(out)?;
     let stored = Manifest::read(out)?;
+    note_other_build(out);
     if stored.experiment.kind != kind {
         let command = match stored.experiment.kind {
             Kind::Run => "run",
@@ -241,6 +242,24 @@ fn open_output(
         )));
     }
     Ok((lock, stored))
+}
+
+/// Says on stderr when the games in `dir` were started by another build than this one
+/// (after an update, a `--resume` or `merge` mixes games of two builds; they are the same
+/// games only if the agents did not change between them).
+fn note_other_build(dir: &std::path::Path) {
+    let Ok(stored) = agon_selfplay::Manifest::read(dir) else {
+        return;
+    };
+    let current = agon_selfplay::tool();
+    if (&stored.tool.version, &stored.tool.commit) != (&current.version, &current.commit) {
+        eprintln!(
+            "agon-selfplay: note: the games in {} were started by {}; this is {}",
+            dir.display(),
+            stored.tool,
+            current
+        );
+    }
 }
 
 /// Output formats of the reports.

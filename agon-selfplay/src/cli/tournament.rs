@@ -30,6 +30,7 @@ pub struct TournamentArgs {
 
 #[derive(Serialize)]
 struct Output<'a> {
+    tool: agon_selfplay::Tool,
     experiment: &'a Experiment,
     ratings: &'a Ratings,
     sprt: Vec<&'a agon_selfplay::sample::SprtResult>,
@@ -92,6 +93,7 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         .expect("a tournament's summary has ratings");
     if args.json {
         let output = Output {
+            tool: agon_selfplay::tool(),
             experiment: &manifest.experiment,
             ratings,
             sprt: summary
