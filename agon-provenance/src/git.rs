@@ -1,6 +1,7 @@
-//! The git commit of a source tree, as the build script reads it. The decisions (is this
-//! the project's own checkout? is HEAD a commit? which files say that HEAD moved?) are
-//! plain functions, unit-tested in `lib.rs` without depending on how the crate was built.
+//! The git commit of a source tree, as the build script reads it (this file is also
+//! compiled into the build script). The decisions (is this the project's own checkout? is
+//! HEAD a commit? which files say that HEAD moved?) are plain functions, unit-tested in
+//! `lib.rs` without depending on how the crate was built.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -39,17 +40,23 @@ pub const REV_PARSE: [&str; 5] = [
     "HEAD",
 ];
 
-/// Asks git about the source tree at `root`; any failure gives [`UNKNOWN`] and nothing to
-/// watch.
-pub fn probe(root: &Path) -> Probe {
-    let answer = Command::new("git")
+/// Runs `git -C dir ARGS`; its standard output if it succeeded (`None` when git is
+/// missing or fails).
+pub fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    Command::new("git")
         .arg("-C")
-        .arg(root)
-        .args(REV_PARSE)
+        .arg(dir)
+        .args(args)
         .output()
         .ok()
         .filter(|output| output.status.success())
-        .and_then(|output| String::from_utf8(output.stdout).ok());
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+}
+
+/// Asks git about the source tree at `root`; any failure gives [`UNKNOWN`] and nothing to
+/// watch.
+pub fn probe(root: &Path) -> Probe {
+    let answer = git(root, &REV_PARSE);
     match parse_rev_parse(answer.as_deref(), root) {
         Some(checkout) => Probe {
             watch: watched_files(&checkout),

@@ -71,9 +71,7 @@ impl fmt::Display for Tool {
     }
 }
 
-#[cfg(test)]
-#[path = "git.rs"]
-mod git;
+pub mod git;
 
 #[cfg(test)]
 mod tests {
