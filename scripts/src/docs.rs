@@ -370,6 +370,44 @@ mod tests {
     }
 
     #[test]
+    fn footers_name_the_commit_the_sources_and_any_other_commit_that_played() {
+        let commit = "0123456789abcdef0123456789abcdef01234567";
+        let other = "89abcdef0123456789abcdef0123456789abcdef";
+        let ctx = |quick| Context {
+            root: workspace_root(),
+            quick,
+            work: PathBuf::new(),
+            selfplay: PathBuf::new(),
+            threads: 1,
+            commit: commit.into(),
+            reuse: false,
+        };
+        let generated = Generated {
+            sources: "`agon-selfplay run --config x.toml`".into(),
+            played_at: vec![commit.into(), other.into(), other.into()],
+            ..Generated::default()
+        };
+        assert_eq!(
+            footer(&ctx(false), &generated, false),
+            format!(
+                "{FOOTER_START}`{commit}`, from `agon-selfplay run --config x.toml`; games \
+                 played at commit `{other}`.</sub>\n"
+            )
+        );
+        let marked = footer(&ctx(true), &generated, true);
+        assert!(marked.contains(&format!("`{commit}` with uncommitted changes, from")));
+        assert!(marked.ends_with("(a quick check with tiny budgets: not data).</sub>\n"));
+        for footer in [footer(&ctx(false), &generated, false), marked] {
+            let block = blocks::Block {
+                name: "x".into(),
+                line: 1,
+                body: format!("text\n\n{footer}"),
+            };
+            blocks::check_body(&block).unwrap();
+        }
+    }
+
+    #[test]
     fn every_section_has_blocks_with_unique_names() {
         let mut names = BTreeSet::new();
         for s in SECTIONS {
