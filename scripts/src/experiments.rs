@@ -103,7 +103,10 @@ pub fn play(ctx: &Context, config: &str, name: &str) -> Result<Played> {
         return Err(format!("agon-selfplay failed on {config} ({status})").into());
     }
     let (manifest, rows) = read_games(&dir).map_err(|e| e.to_string())?;
-    let summary = summarise(&manifest, &rows);
+    let analysis = settings
+        .analysis()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (summary, _) = summarise(&manifest, &rows, &analysis).map_err(|e| e.to_string())?;
     let out = Path::new("results/docs").join(name);
     let command = format!(
         "agon-selfplay {subcommand} --config {config} --out {}",

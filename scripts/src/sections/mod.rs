@@ -8,10 +8,12 @@
 //! framework adds the provenance line to each block, writes the documents and checks that
 //! every block came out well formed.
 
+pub mod examples;
 pub mod ludii_conformance;
 pub mod ludii_random;
 pub mod readme_job;
 pub mod round_robin;
+pub mod tables;
 pub mod tuning;
 pub mod variants;
 
@@ -51,6 +53,8 @@ pub struct Generated {
 /// Every section, in the order they run.
 pub const SECTIONS: &[Section] = &[
     variants::SECTION,
+    examples::CONTRAST,
+    examples::SPRT,
     readme_job::SECTION,
     ludii_random::SECTION,
     round_robin::SECTION,

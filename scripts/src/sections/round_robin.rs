@@ -4,7 +4,7 @@
 use super::{command_listing, config_listing, Generated, Section};
 use crate::context::Context;
 use crate::experiments::play;
-use crate::figures::{ranking, rating_of, ratings, ratings_needed_a_prior};
+use crate::figures::{ranking, rating_of, ratings, ratings_prior};
 use crate::markdown::{count, elo, number, percent, Table};
 use crate::Result;
 use agon_core::{GameResult, Termination};
@@ -97,7 +97,7 @@ fn generate(ctx: &Context) -> Result<Generated> {
     let played = play(ctx, CONFIG, "round-robin")?;
     let experiment = &played.manifest.experiment;
     let rows = &played.rows;
-    let ratings = ratings(experiment, rows);
+    let ratings = ratings(&played.summary).ok_or("a tournament without ratings")?;
     let agents = experiment.agents();
     let settings = format!(
         "{}\n{}\nEvery pairing plays {} games ({} random openings, each played twice with \
@@ -110,9 +110,9 @@ fn generate(ctx: &Context) -> Result<Generated> {
     );
 
     let mut table = Table::new(&["rank", "agent", ">Elo", ">95%", ">games", ">score"]);
-    for (rank, agent) in ranking(&ratings).iter().enumerate() {
+    for (rank, agent) in ranking(ratings).iter().enumerate() {
         let (rating, error, games, score) =
-            rating_of(&ratings, agent).ok_or("an agent without a rating")?;
+            rating_of(ratings, agent).ok_or("an agent without a rating")?;
         table.row(vec![
             (rank + 1).to_string(),
             format!("`{agent}`"),
@@ -123,11 +123,13 @@ fn generate(ctx: &Context) -> Result<Generated> {
         ]);
     }
     let mut ratings_body = table.render();
-    if ratings_needed_a_prior(&ratings) {
-        ratings_body.push_str(
-            "\nSome agent won or lost every game against the rest, so one virtual draw was \
-             added to every pairing (docs/selfplay.md, tournaments).\n",
-        );
+    let prior = ratings_prior(ratings);
+    if prior > 0.0 {
+        ratings_body.push_str(&format!(
+            "\nThe ratings' prior adds {} virtual draws to every pairing (docs/selfplay.md, \
+             tournaments); the intervals are clustered by pair.\n",
+            number(prior, 1)
+        ));
     }
 
     let mut columns = vec![String::new()];
@@ -152,7 +154,7 @@ fn generate(ctx: &Context) -> Result<Generated> {
             settings,
             ratings_body,
             scores.render(),
-            goals(rows, &agents, &ratings),
+            goals(rows, &agents, ratings),
         ],
         images: Vec::new(),
         sources: format!("`{}`", played.command),

@@ -1,16 +1,12 @@
 //! docs/selfplay.md, "Worked experiment": every single-switch variant under the same
-//! 2-ply agent, with the charts.
+//! 2-ply agent, contrasted with the standard rules, with the charts.
 
+use super::tables::{balance_table, contrasts_wide, outcomes_table};
 use super::{command_listing, config_listing, Generated, Section};
 use crate::context::Context;
 use crate::experiments::play;
-use crate::figures::{
-    captures_per_game, draw_rate, first_move_elo, first_move_p, first_move_significant_holm,
-    games_of, interval_widths, ludii_metrics, median_length, move_limit_rate, white_score,
-};
-use crate::markdown::{
-    count, elo, elo_interval, number, p_value, percent, percent_interval, Table, NONE,
-};
+use crate::figures::{contrasts, games_of, interval_widths, ludii_metrics, white_score};
+use crate::markdown::{count, number, Table, NONE};
 use crate::Result;
 use agon_core::{GameResult, Termination};
 use agon_selfplay::summary::GroupSummary;
@@ -19,8 +15,14 @@ use agon_selfplay::summary::GroupSummary;
 pub const SECTION: Section = Section {
     name: "variants",
     doc: "docs/selfplay.md",
-    blocks: &["variants-settings", "variants-table", "variants-endings"],
-    about: "the worked experiment: balance, draws and lengths of every single-switch variant",
+    blocks: &[
+        "variants-settings",
+        "variants-table",
+        "variants-outcomes",
+        "variants-contrasts",
+        "variants-endings",
+    ],
+    about: "the worked experiment: balance, decisiveness and length of every single-switch variant",
     generate,
 };
 
@@ -47,60 +49,32 @@ fn generate(ctx: &Context) -> Result<Generated> {
             .total_cmp(&score(a))
             .then_with(|| a.variant.cmp(&b.variant))
     });
-    let images = ["outcomes.png", "outcomes.svg", "lengths.png", "lengths.svg"]
+    let (contrasts, baseline) = contrasts(summary);
+    let contrasts_body = match baseline {
+        Some(baseline) => format!(
+            "Each variant minus `{baseline}`, per colour-swapped pair, with Welch's 95% \
+             interval; **bold**: significant after Holm's correction over the variants.\n\n{}",
+            contrasts_wide(contrasts)
+        ),
+        None => "No baseline: the experiment has no `standard` variant.\n".to_string(),
+    };
+    let images = ["outcomes", "lengths", "contrasts"]
         .iter()
-        .map(|f| (played.dir.join(f), format!("img/selfplay-variants-{f}")))
+        .flat_map(|chart| ["png", "svg"].map(|ext| format!("{chart}.{ext}")))
+        .map(|f| (played.dir.join(&f), format!("img/selfplay-variants-{f}")))
         .collect();
     Ok(Generated {
-        bodies: vec![settings, balance_table(&groups), endings_tables(&groups)],
+        bodies: vec![
+            settings,
+            balance_table(&groups),
+            outcomes_table(&groups),
+            contrasts_body,
+            endings_tables(&groups),
+        ],
         images,
         sources: format!("`{}`", played.command),
         played_at: vec![played.played_at().to_string()],
     })
-}
-
-/// White's score, the first-move advantage, draws, lengths, captures: one row per variant,
-/// the most White-favoured first.
-fn balance_table(groups: &[&GroupSummary]) -> String {
-    let mut t = Table::new(&[
-        "variant",
-        "White score [95% pentanomial]",
-        "first-move Elo [95%]",
-        ">p",
-        "Holm",
-        "draws [95% Wilson]",
-        ">move-limit",
-        ">median length",
-        ">captures/game",
-    ]);
-    for g in groups {
-        let score = white_score(g).map_or(NONE.into(), |s| {
-            format!("{} {}", percent(s.value), percent_interval(s.low, s.high))
-        });
-        let advantage = first_move_elo(g).map_or(NONE.into(), |e| {
-            format!("{} {}", elo(e.value), elo_interval(e.low, e.high))
-        });
-        let draws = draw_rate(g).map_or(NONE.into(), |d| {
-            format!("{} {}", percent(d.value), percent_interval(d.low, d.high))
-        });
-        t.row(vec![
-            format!("`{}`", g.variant),
-            score,
-            advantage,
-            first_move_p(g).map_or(NONE.into(), p_value),
-            if first_move_significant_holm(g) {
-                "significant"
-            } else {
-                "no"
-            }
-            .into(),
-            draws,
-            move_limit_rate(g).map_or(NONE.into(), percent),
-            median_length(g).map_or(NONE.into(), |m| number(m, 1)),
-            captures_per_game(g).map_or(NONE.into(), |c| number(c, 1)),
-        ]);
-    }
-    t.render()
 }
 
 /// How the games ended, and Ludii's metrics, per variant.
@@ -130,21 +104,10 @@ fn endings_tables(groups: &[&GroupSummary]) -> String {
         ("0-1 no-moves", GameResult::BlackWins, Termination::NoMoves),
         ("1/2 repetition", GameResult::Draw, Termination::Repetition),
         ("1/2 double-pass", GameResult::Draw, Termination::DoublePass),
-        ("1/2 move-limit", GameResult::Draw, Termination::MoveLimit),
+        ("undecided", GameResult::Draw, Termination::MoveLimit),
     ];
-    let mut columns = vec!["variant"];
-    columns.extend(kinds.iter().map(|k| k.0));
-    let columns: Vec<String> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            if i == 0 {
-                c.to_string()
-            } else {
-                format!(">{c}")
-            }
-        })
-        .collect();
+    let mut columns = vec!["variant".to_string()];
+    columns.extend(kinds.iter().map(|k| format!(">{}", k.0)));
     let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
     let mut endings = Table::new(&columns);
     let mut metrics = Table::new(&[
@@ -152,6 +115,8 @@ fn endings_tables(groups: &[&GroupSummary]) -> String {
         ">Balance",
         ">Completion",
         ">Drawishness",
+        ">Drawishness*",
+        ">Timeouts",
         ">BranchingFactor",
         ">DecisionMoves",
     ]);
@@ -160,17 +125,18 @@ fn endings_tables(groups: &[&GroupSummary]) -> String {
         row.extend(kinds.iter().map(|&(_, r, t)| count(games_of(g, r, t))));
         endings.row(row);
         let mut row = vec![format!("`{}`", g.variant)];
-        let [balance, completion, drawishness, branching, decisions] = ludii_metrics(g);
-        row.extend(
-            [balance, completion, drawishness].map(|x| x.map_or(NONE.into(), |x| number(x, 3))),
-        );
-        row.push(branching.map_or(NONE.into(), |x| number(x, 2)));
-        row.push(decisions.map_or(NONE.into(), |x| number(x, 3)));
+        let values = ludii_metrics(g);
+        for (i, value) in values.iter().enumerate() {
+            let decimals = if i == 5 { 2 } else { 3 };
+            row.push(value.map_or(NONE.into(), |x| number(x, decimals)));
+        }
         metrics.row(row);
     }
     format!(
         "Endings (games by result and termination; a `six-guards` ending is a loss for the \
-         side that closed the ring):\n\n{}\nLudii's metrics (definitions above):\n\n{}",
+         side that closed the ring; undecided: stopped at the ply limit):\n\n{}\nLudii's \
+         metrics (definitions above; Drawishness* is Drawishness as Ludii describes it, \
+         without the games stopped at the limit):\n\n{}",
         endings.render(),
         metrics.render()
     )
