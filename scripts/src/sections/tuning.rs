@@ -42,8 +42,8 @@ fn generate(ctx: &Context) -> Result<Generated> {
         ">games",
         "first agent's score [95%]",
         ">Elo",
-        ">draws",
-        ">move-limit",
+        ">rule draws",
+        ">undecided",
     ]);
     let mut played_at = Vec::new();
     let mut example = String::new();
