@@ -18,9 +18,6 @@
 //! assert!(tool.commit == "unknown" || tool.commit.len() == 40 || tool.commit.len() == 64);
 //! ```
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

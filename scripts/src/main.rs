@@ -7,8 +7,6 @@
 //! and rewrites the generated blocks of the documents (`<!-- regen:NAME begin -->` ...
 //! `<!-- regen:NAME end -->`) and the charts in `docs/img/`.
 
-#![forbid(unsafe_code)]
-
 mod blocks;
 mod context;
 mod docs;
