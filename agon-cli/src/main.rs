@@ -26,6 +26,7 @@ Examples:
   agon validate games/*.agn                 check game records (exit 1 if any is invalid)
   agon render --record game.agn -o board.png
   agon perft 4                              count the game tree (engine check)
+  agon playout --games 10000                random games: lengths, endings, actions/s
 Run `agon help COMMAND` for the options and examples of each command.";
 
 /// Play, validate, inspect and draw games of Agon (Queen's Guard).
@@ -67,6 +68,9 @@ enum Command {
     /// Count the leaves of the game tree to a depth (engine correctness check).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::PerftArgs),
+    /// Play uniformly random games to the end: lengths, endings and actions per second.
+    #[command(after_help = cmd::playout::EXAMPLES)]
+    Playout(cmd::playout::PlayoutArgs),
     /// Speak the engine protocol on stdin/stdout (for harnesses and GUIs).
     #[command(after_help = cmd::engine::EXAMPLES)]
     Engine(cmd::engine::EngineArgs),
@@ -87,6 +91,7 @@ fn run(cli: &Cli) -> error::CliResult {
         Command::Show(args) => cmd::show::run(args),
         Command::Perft(args) => cmd::perft::run(args),
         Command::Play(args) => cmd::play::run(args),
+        Command::Playout(args) => cmd::playout::run(args),
         Command::Render(args) => cmd::render::run(args),
         Command::Engine(args) => cmd::engine::run(args),
         Command::Completions(args) => cmd::completions::run(args, Cli::command()),

@@ -74,7 +74,7 @@ pub use illegal::IllegalAction;
 pub use movegen::LegalActions;
 pub use outcome::{GameResult, Outcome, Termination};
 pub use perft::{divide, perft, perft_full};
-pub use playout::random_playout;
+pub use playout::{random_games, random_playout, PlayoutTally};
 pub use position::{Formation, Phase, Position};
 pub use rng::Rng;
 pub use rules::{

@@ -9,6 +9,7 @@ pub mod man;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod playout;
 pub mod render;
 pub mod show;
 pub mod validate;
