@@ -56,9 +56,17 @@ fn games_per_second(case: &Case, threads: usize, scale: u64) -> (f64, f64, Optio
     let outcome = run(&manifest, &options).expect("bench run");
     let seconds = started.elapsed().as_secs_f64();
     let cpu = cpu_before.zip(cpu_seconds()).map(|(a, b)| b - a);
-    let plies: u64 = outcome.rows.iter().map(|r| u64::from(r.plies)).sum();
+    let rows = match &options.out {
+        Some(dir) => {
+            agon_selfplay::store::read_games(dir)
+                .expect("bench games")
+                .1
+        }
+        None => outcome.rows,
+    };
+    let plies: u64 = rows.iter().map(|r| u64::from(r.plies)).sum();
     let _ = std::fs::remove_dir_all(&dir);
-    let games = outcome.rows.len() as f64;
+    let games = outcome.games as f64;
     (
         games / seconds,
         plies as f64 / games,

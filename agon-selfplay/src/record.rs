@@ -81,44 +81,130 @@ pub struct SplitRecords<'a> {
 /// no `Index` tag) is left out and counted in `dropped`; a complete record with bytes that
 /// are not UTF-8 is reported in `damaged`.
 pub fn split_records(bytes: &[u8]) -> SplitRecords<'_> {
-    let mut starts: Vec<(usize, u64)> = Vec::new();
-    let mut offset = 0;
-    for (line, text) in (1u64..).zip(bytes.split_inclusive(|&b| b == b'\n')) {
-        if text.trim_ascii_end() == FIRST_TAG.as_bytes() {
-            starts.push((offset, line));
-        }
-        offset += text.len();
-    }
-    let mut split = SplitRecords {
-        dropped: starts.first().map_or(bytes.len(), |&(start, _)| start),
-        ..SplitRecords::default()
+    let mut records = Vec::new();
+    let scan = scan_records(bytes, |at| {
+        let text = &bytes[at.offset as usize..(at.offset + at.len) as usize];
+        records.push(RecordSpan {
+            index: at.index,
+            text: std::str::from_utf8(text).expect("scan_records checked the text"),
+            line: at.line,
+        });
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let scan = match scan {
+        Ok(scan) => scan,
+        Err(ScanError::Read(e)) => unreachable!("reading a byte slice failed: {e}"),
+        Err(ScanError::Found(never)) => match never {},
     };
-    for (k, &(start, line)) in starts.iter().enumerate() {
-        let end = starts.get(k + 1).map_or(bytes.len(), |&(next, _)| next);
-        let chunk = &bytes[start..end];
-        let index = index_tag(chunk);
-        if !is_complete(chunk) || index.is_none() {
-            split.dropped += chunk.len();
-            continue;
-        }
-        match std::str::from_utf8(chunk) {
-            Ok(text) => split.records.push(RecordSpan {
-                index: index.unwrap_or_default(),
-                text,
-                line,
-            }),
-            Err(e) => {
-                let before = &chunk[..e.valid_up_to()];
-                let bad_line = line + before.iter().filter(|&&b| b == b'\n').count() as u64;
-                split.damaged.push(DamagedRecord {
-                    index,
-                    line: bad_line,
-                    reason: "the record is not valid UTF-8".into(),
-                });
+    SplitRecords {
+        records,
+        damaged: scan.damaged,
+        dropped: scan.dropped as usize,
+    }
+}
+
+/// Where a complete, readable record lies in an `.agn` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordAt {
+    /// The value of its `Index` tag.
+    pub index: u64,
+    /// The byte where it starts.
+    pub offset: u64,
+    /// Its length in bytes, blank line included.
+    pub len: u64,
+    /// The line of the file where it starts (1-based).
+    pub line: u64,
+}
+
+/// What [`scan_records`] found besides the records it handed over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScanRecords {
+    /// Complete records that cannot be read.
+    pub damaged: Vec<DamagedRecord>,
+    /// Bytes left out: before the first record, and records cut short by a kill.
+    pub dropped: u64,
+}
+
+/// Why [`scan_records`] stopped.
+#[derive(Debug)]
+pub enum ScanError<E> {
+    /// The input could not be read.
+    Read(std::io::Error),
+    /// The caller's function refused a record.
+    Found(E),
+}
+
+/// Reads an `.agn` file written by this harness record by record, holding one record in
+/// memory at a time, and calls `found` with the place of each complete, readable record in
+/// file order (the rules of [`split_records`], which is this scan over a byte slice).
+pub fn scan_records<E>(
+    mut input: impl std::io::BufRead,
+    mut found: impl FnMut(RecordAt) -> Result<(), E>,
+) -> Result<ScanRecords, ScanError<E>> {
+    let mut scan = ScanRecords::default();
+    let mut line_text = Vec::new();
+    // The record being read: its bytes, first byte and first line.
+    let mut record: Vec<u8> = Vec::new();
+    let mut start: Option<(u64, u64)> = None;
+    let (mut offset, mut line) = (0u64, 0u64);
+    loop {
+        line_text.clear();
+        let n = input
+            .read_until(b'\n', &mut line_text)
+            .map_err(ScanError::Read)?;
+        let first_tag = n > 0 && line_text.trim_ascii_end() == FIRST_TAG.as_bytes();
+        if n == 0 || first_tag {
+            if let Some((at, at_line)) = start.take() {
+                finish_record(&record, at, at_line, &mut scan, &mut found)
+                    .map_err(ScanError::Found)?;
             }
+            if n == 0 {
+                return Ok(scan);
+            }
+            record.clear();
+            start = Some((offset, line + 1));
+        }
+        if start.is_some() {
+            record.extend_from_slice(&line_text);
+        } else {
+            scan.dropped += n as u64;
+        }
+        offset += n as u64;
+        line += 1;
+    }
+}
+
+/// Hands over one record found by [`scan_records`], or counts it dropped or damaged.
+fn finish_record<E>(
+    chunk: &[u8],
+    offset: u64,
+    line: u64,
+    scan: &mut ScanRecords,
+    found: &mut impl FnMut(RecordAt) -> Result<(), E>,
+) -> Result<(), E> {
+    let index = index_tag(chunk);
+    let Some(index) = index.filter(|_| is_complete(chunk)) else {
+        scan.dropped += chunk.len() as u64;
+        return Ok(());
+    };
+    match std::str::from_utf8(chunk) {
+        Ok(_) => found(RecordAt {
+            index,
+            offset,
+            len: chunk.len() as u64,
+            line,
+        }),
+        Err(e) => {
+            let before = &chunk[..e.valid_up_to()];
+            let bad_line = line + before.iter().filter(|&&b| b == b'\n').count() as u64;
+            scan.damaged.push(DamagedRecord {
+                index: Some(index),
+                line: bad_line,
+                reason: "the record is not valid UTF-8".into(),
+            });
+            Ok(())
         }
     }
-    split
 }
 
 /// Whether a chunk holds a whole record: it ends with a newline, and its last line ends

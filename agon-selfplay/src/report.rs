@@ -9,7 +9,7 @@ use crate::row::GameRow;
 use crate::sample::Samples;
 use crate::stats::contrast::Difference;
 use crate::stats::Interval;
-use crate::store::{write_atomically, Manifest};
+use crate::store::{scan_stored_rows, write_atomically, Manifest};
 use crate::summary::{Analysis, GroupSummary, Summary, OUTCOME_KINDS};
 use agon_core::{GameResult, Termination};
 use std::path::Path;
@@ -37,6 +37,42 @@ pub fn summarise(
     Ok((summary, samples))
 }
 
+/// The summary of the games stored in `dir`, read row by row from `games.csv` (memory
+/// grows with the pairs' statistics, tens of bytes per game, never with whole rows).
+pub fn summarise_stored(
+    dir: &Path,
+    manifest: &Manifest,
+    analysis: &Analysis,
+) -> Result<(Summary, Samples)> {
+    let mut samples = Samples::new(&manifest.experiment);
+    let mut games = 0u64;
+    scan_stored_rows(dir, manifest, |row, _| {
+        samples.add(&row);
+        games += 1;
+        Ok(())
+    })?;
+    samples.apply_sprt(manifest.experiment.sprt.as_ref());
+    let summary = Summary::of_samples(
+        &manifest.experiment,
+        &samples,
+        manifest.expected(),
+        games,
+        analysis,
+    )?;
+    Ok((summary, samples))
+}
+
+/// [`write_reports`] for the games stored in `dir`, streamed from `games.csv`.
+pub fn write_stored_reports(
+    dir: &Path,
+    manifest: &Manifest,
+    analysis: &Analysis,
+) -> Result<Summary> {
+    let (summary, samples) = summarise_stored(dir, manifest, analysis)?;
+    write_report_files(dir, &summary, &samples)?;
+    Ok(summary)
+}
+
 /// Writes `summary.json`, `summary.csv` and the charts into `dir`; returns the summary.
 pub fn write_reports(
     dir: &Path,
@@ -45,10 +81,14 @@ pub fn write_reports(
     analysis: &Analysis,
 ) -> Result<Summary> {
     let (summary, samples) = summarise(manifest, rows, analysis)?;
-    write_atomically(&dir.join(SUMMARY_JSON), summary_json(&summary).as_bytes())?;
-    write_atomically(&dir.join(SUMMARY_CSV), &summary_csv(&summary)?)?;
-    charts::write_charts(dir, &summary, &samples)?;
+    write_report_files(dir, &summary, &samples)?;
     Ok(summary)
+}
+
+fn write_report_files(dir: &Path, summary: &Summary, samples: &Samples) -> Result<()> {
+    write_atomically(&dir.join(SUMMARY_JSON), summary_json(summary).as_bytes())?;
+    write_atomically(&dir.join(SUMMARY_CSV), &summary_csv(summary)?)?;
+    charts::write_charts(dir, summary, samples)
 }
 
 /// The summary as pretty JSON with a final newline.

@@ -125,30 +125,80 @@ pub fn header_line() -> Vec<u8> {
 /// Parses the rows of a `games.csv` text. A last line without its newline (a write cut
 /// short by a kill) is ignored and reported in the second value.
 pub fn parse_rows(path: &Path, text: &[u8]) -> Result<(Vec<GameRow>, usize)> {
-    let complete = match text.iter().rposition(|&b| b == b'\n') {
-        Some(end) => end + 1,
-        None => 0,
-    };
-    let dropped = text.len() - complete;
+    let complete = complete_length(text);
+    let mut rows = Vec::new();
+    scan_rows(path, &text[..complete], |row, _| {
+        rows.push(row);
+        Ok(())
+    })?;
+    Ok((rows, text.len() - complete))
+}
+
+/// The length of `text` up to its last newline: the complete lines.
+pub fn complete_length(text: &[u8]) -> usize {
+    text.iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |end| end + 1)
+}
+
+/// Where a row lies in `games.csv`: its first byte and its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowAt {
+    /// The byte where the row starts.
+    pub offset: u64,
+    /// Its length in bytes, newline included.
+    pub len: u64,
+}
+
+/// Reads the rows of a `games.csv` stream of complete lines one at a time (the header
+/// first, checked) and calls `found` with each row and its place, in file order. Memory
+/// does not grow with the file.
+pub fn scan_rows(
+    path: &Path,
+    input: impl std::io::Read,
+    mut found: impl FnMut(GameRow, RowAt) -> Result<()>,
+) -> Result<()> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(&text[..complete]);
+        .from_reader(input);
     let headers = reader
         .headers()
         .map_err(|e| Error::output(path, format!("unreadable header: {e}")))?
         .clone();
-    if complete > 0 && headers.iter().ne(COLUMNS.iter().copied()) {
+    if !headers.is_empty() && headers.iter().ne(COLUMNS.iter().copied()) {
         return Err(Error::output(
             path,
             format!("unexpected columns; expected {}", COLUMNS.join(",")),
         ));
     }
-    let mut rows = Vec::new();
-    for (line, record) in reader.deserialize::<GameRow>().enumerate() {
-        let row = record.map_err(|e| Error::output(path, format!("row {}: {e}", line + 1)))?;
-        rows.push(row);
+    let mut record = csv::StringRecord::new();
+    let mut held: Option<(GameRow, u64)> = None;
+    for line in 1.. {
+        let more = reader
+            .read_record(&mut record)
+            .map_err(|e| Error::output(path, format!("row {line}: {e}")))?;
+        let start = match (more, record.position()) {
+            (true, Some(position)) => position.byte(),
+            _ => reader.position().byte(),
+        };
+        if let Some((row, offset)) = held.take() {
+            found(
+                row,
+                RowAt {
+                    offset,
+                    len: start - offset,
+                },
+            )?;
+        }
+        if !more {
+            break;
+        }
+        let row: GameRow = record
+            .deserialize(Some(&headers))
+            .map_err(|e| Error::output(path, format!("row {line}: {e}")))?;
+        held = Some((row, start));
     }
-    Ok((rows, dropped))
+    Ok(())
 }
 
 /// A row for game `index` of `experiment` with the given ending and 10 plies (unit
@@ -237,6 +287,25 @@ mod tests {
         let (rows, dropped) = parse_rows(Path::new("x"), &file).unwrap();
         assert_eq!(rows, [row()]);
         assert_eq!(dropped, 0);
+    }
+
+    #[test]
+    fn scanned_rows_know_their_bytes() {
+        let mut file = header_line();
+        let mut lines = Vec::new();
+        for index in [7, 2, 30] {
+            let line = GameRow { index, ..row() }.to_csv_line();
+            file.extend(&line);
+            lines.push((index, line));
+        }
+        let mut found = Vec::new();
+        scan_rows(Path::new("x"), &file[..], |row, at| {
+            let bytes = file[at.offset as usize..(at.offset + at.len) as usize].to_vec();
+            found.push((row.index, bytes));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(found, lines);
     }
 
     #[test]

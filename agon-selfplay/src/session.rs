@@ -27,8 +27,13 @@ pub struct RunOptions {
 /// What a run did.
 #[derive(Clone, Debug)]
 pub struct RunOutcome {
-    /// Every game of the run (earlier sessions of a resumed run included), sorted by index.
+    /// Every game of the run (earlier sessions of a resumed run included), sorted by
+    /// index, when the games were kept in memory (no output directory). Empty when they
+    /// were written to a directory: memory stays flat however many games a run has, and
+    /// reports stream the rows from `games.csv` ([`crate::report::write_stored_reports`]).
     pub rows: Vec<GameRow>,
+    /// How many games the run holds (earlier sessions of a resumed run included).
+    pub games: u64,
     /// Games played by this call.
     pub played_now: u64,
     /// Wall-clock seconds this call spent playing.
@@ -124,24 +129,30 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
         p.finish();
     }
     outcome?;
-    let rows = match writer {
-        Some(w) => match &experiment.sprt {
-            Some(_) => {
-                let (_, rows) = crate::store::read_games(w.dir())?;
-                let limits = sprt_limits(experiment, &rows).unwrap_or_default();
-                w.finish_keeping(|r| within_limits(experiment, &limits, r.index))?
-            }
-            None => w.finish()?,
-        },
+    let (rows, games) = match writer {
+        Some(w) => {
+            let games = match &experiment.sprt {
+                Some(_) => {
+                    let (_, rows) = crate::store::read_games(w.dir())?;
+                    let limits = sprt_limits(experiment, &rows).unwrap_or_default();
+                    drop(rows);
+                    w.finish_keeping(|r| within_limits(experiment, &limits, r.index))?
+                }
+                None => w.finish()?,
+            };
+            (Vec::new(), games)
+        }
         None => {
             let limits = sprt_limits(experiment, &rows_in_memory).unwrap_or_default();
             rows_in_memory.retain(|r| within_limits(experiment, &limits, r.index));
             rows_in_memory.sort_by_key(|r| r.index);
-            rows_in_memory
+            let games = rows_in_memory.len() as u64;
+            (rows_in_memory, games)
         }
     };
     Ok(RunOutcome {
         rows,
+        games,
         played_now,
         seconds,
     })

@@ -13,15 +13,15 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Shard};
-use crate::record::{split_records, DamagedRecord};
-use crate::row::{header_line, parse_rows, GameRow};
+use crate::record::{scan_records, split_records, DamagedRecord, ScanError};
+use crate::row::{header_line, parse_rows, scan_rows, GameRow, RowAt};
 use crate::verify::check_game;
-use agon_files::{DirLock, LockError};
+use agon_files::{write_file_with, DirLock, LockError};
 use agon_provenance::{Tool, UNKNOWN_COMMIT};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The manifest file: which experiment (and shard) a directory holds.
@@ -349,28 +349,197 @@ impl GameWriter {
             .map_err(|e| Error::io(&csv_path, e))
     }
 
-    /// Rewrites both files sorted by game index and returns the rows.
-    pub fn finish(self) -> Result<Vec<GameRow>> {
+    /// Rewrites both files sorted by game index and returns how many games they hold.
+    pub fn finish(self) -> Result<u64> {
         self.finish_keeping(|_| true)
     }
 
     /// Rewrites both files sorted by game index, with only the games whose row `keep`
-    /// accepts (an SPRT drops the games played after it decided), and returns their rows.
-    pub fn finish_keeping(self, keep: impl Fn(&GameRow) -> bool) -> Result<Vec<GameRow>> {
+    /// accepts (an SPRT drops the games played after it decided), and returns how many
+    /// games they hold. Streams: only the place of each game (24 bytes per game and file)
+    /// is held in memory, and files already sorted and complete are left as they are.
+    pub fn finish_keeping(self, keep: impl Fn(&GameRow) -> bool) -> Result<u64> {
         drop(self.csv);
         drop(self.agn);
         let manifest = Manifest::read(&self.dir)?;
-        let files = read_files(&self.dir, &manifest)?;
-        if let Some(damaged) = files.damaged.first() {
+        let csv_path = self.dir.join(GAMES_CSV);
+        let agn_path = self.dir.join(GAMES_AGN);
+        let mut rows: Vec<Place> = Vec::new();
+        let mut all_kept = true;
+        let csv_complete = scan_stored_rows(&self.dir, &manifest, |row, at| {
+            if keep(&row) {
+                rows.push(Place::new(row.index, at.offset, at.len));
+            } else {
+                all_kept = false;
+            }
+            Ok(())
+        })?;
+        let mut records: Vec<Place> = Vec::new();
+        let file = File::open(&agn_path).map_err(|e| Error::io(&agn_path, e))?;
+        let scan = scan_records(BufReader::new(file), |at| {
+            records.push(Place::new(at.index, at.offset, at.len));
+            Ok::<(), Error>(())
+        })
+        .map_err(|e| match e {
+            ScanError::Read(e) => Error::io(&agn_path, e),
+            ScanError::Found(e) => e,
+        })?;
+        if let Some(damaged) = scan.damaged.first() {
             return Err(Error::output(
                 &self.dir,
-                describe_damage(&self.dir.join(GAMES_AGN), damaged),
+                describe_damage(&agn_path, damaged),
             ));
         }
-        let rows = sorted_rows(files.rows.into_iter().filter(|r| keep(r)).collect());
-        write_games(&self.dir, &rows, &files.records)?;
-        Ok(rows)
+        let in_order = |places: &[Place]| places.windows(2).all(|w| w[0].index < w[1].index);
+        let untouched = all_kept
+            && csv_complete
+            && scan.dropped == 0
+            && in_order(&rows)
+            && rows.len() == records.len()
+            && rows.iter().zip(&records).all(|(r, a)| r.index == a.index);
+        if untouched {
+            drop_final_blank_line(&agn_path)?;
+            return Ok(rows.len() as u64);
+        }
+        rows.sort_unstable_by_key(|p| p.index);
+        records.sort_by_key(|p| p.index);
+        let mut chosen = Vec::with_capacity(rows.len());
+        for row in &rows {
+            // The last complete record of a game (a game played again after a resume
+            // follows its earlier copy).
+            let after = records.partition_point(|p| p.index <= row.index);
+            match after
+                .checked_sub(1)
+                .and_then(|at| records.get(at))
+                .filter(|p| p.index == row.index)
+            {
+                Some(record) => chosen.push(*record),
+                None => {
+                    return Err(Error::output(
+                        &agn_path,
+                        format!("no record for game {}", row.index),
+                    ))
+                }
+            }
+        }
+        drop(records);
+        copy_places(&agn_path, &chosen, &[])?;
+        drop_final_blank_line(&agn_path)?;
+        copy_places(&csv_path, &rows, &header_line())?;
+        Ok(rows.len() as u64)
     }
+}
+
+/// Records are separated by a blank line, and none follows the last (the canonical form
+/// `agon fmt` writes): drops the blank line a run appends after each record from the end
+/// of a finished `games.agn`. One byte less either way leaves only complete records.
+fn drop_final_blank_line(path: &Path) -> Result<()> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if len < 2 {
+        return Ok(());
+    }
+    let mut tail = [0u8; 2];
+    file.seek(SeekFrom::Start(len - 2))
+        .and_then(|_| file.read_exact(&mut tail))
+        .map_err(|e| Error::io(path, e))?;
+    if &tail == b"\n\n" {
+        file.set_len(len - 1).map_err(|e| Error::io(path, e))?;
+    }
+    Ok(())
+}
+
+/// Where one game lies in one of the game files.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    index: u64,
+    offset: u64,
+    len: u32,
+}
+
+impl Place {
+    fn new(index: u64, offset: u64, len: u64) -> Place {
+        Place {
+            index,
+            offset,
+            len: u32::try_from(len).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// Replaces `path` with `header` and then the given places of its present contents, in
+/// the given order (reading sequentially where the places follow each other).
+fn copy_places(path: &Path, places: &[Place], header: &[u8]) -> Result<()> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut input = BufReader::with_capacity(1 << 16, file);
+    let mut at = 0u64;
+    let mut buffer = Vec::new();
+    write_file_with(path, |out| {
+        out.write_all(header)?;
+        for place in places {
+            if place.offset != at {
+                input.seek(SeekFrom::Start(place.offset))?;
+            }
+            buffer.resize(place.len as usize, 0);
+            input.read_exact(&mut buffer)?;
+            at = place.offset + u64::from(place.len);
+            out.write_all(&buffer)?;
+        }
+        Ok(())
+    })
+    .map_err(|e| Error::io(path, e))
+}
+
+/// Reads `games.csv` of a directory row by row, checking each against the manifest (and
+/// that no game appears twice), and calls `found` with each row and its place. Returns
+/// whether the file ends with a complete line (a kill can cut the last one short; it is
+/// left out). Memory: 8 bytes per game, for the duplicate check.
+pub fn scan_stored_rows(
+    dir: &Path,
+    manifest: &Manifest,
+    mut found: impl FnMut(GameRow, RowAt) -> Result<()>,
+) -> Result<bool> {
+    let path = dir.join(GAMES_CSV);
+    let mut file = File::open(&path).map_err(|e| Error::io(&path, e))?;
+    let (complete, total) = complete_file_length(&mut file).map_err(|e| Error::io(&path, e))?;
+    let mut indices = Vec::new();
+    scan_rows(&path, BufReader::new(file.take(complete)), |row, at| {
+        check_row(&path, manifest, &row)?;
+        indices.push(row.index);
+        found(row, at)
+    })?;
+    indices.sort_unstable();
+    if let Some(w) = indices.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::output(&path, format!("game {} appears twice", w[0])));
+    }
+    Ok(complete == total)
+}
+
+/// The length of a file up to its last newline, and its whole length (the file is left
+/// at its start).
+fn complete_file_length(file: &mut File) -> std::io::Result<(u64, u64)> {
+    let total = file.seek(SeekFrom::End(0))?;
+    let mut end = total;
+    let mut block = vec![0u8; 1 << 16];
+    let complete = loop {
+        if end == 0 {
+            break 0;
+        }
+        let start = end.saturating_sub(block.len() as u64);
+        let chunk = &mut block[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(i) = chunk.iter().rposition(|&b| b == b'\n') {
+            break start + i as u64 + 1;
+        }
+        end = start;
+    };
+    file.rewind()?;
+    Ok((complete, total))
 }
 
 fn sorted_rows(mut rows: Vec<GameRow>) -> Vec<GameRow> {
@@ -458,55 +627,59 @@ pub fn read_files(dir: &Path, manifest: &Manifest) -> Result<GameFiles> {
     })
 }
 
-/// Reads the manifest and rows of a directory (sorted by index), for reports and merges.
+/// Reads the manifest and rows of a directory (sorted by index), for merges and resumes
+/// (reports stream the rows instead: [`scan_stored_rows`]).
 pub fn read_games(dir: &Path) -> Result<(Manifest, Vec<GameRow>)> {
     let manifest = Manifest::read(dir)?;
-    let path = dir.join(GAMES_CSV);
-    let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
-    let (rows, _) = parse_rows(&path, &bytes)?;
-    check_indices(&path, &manifest, &rows)?;
+    let mut rows = Vec::new();
+    scan_stored_rows(dir, &manifest, |row, _| {
+        rows.push(row);
+        Ok(())
+    })?;
     Ok((manifest, sorted_rows(rows)))
 }
 
 fn check_indices(path: &Path, manifest: &Manifest, rows: &[GameRow]) -> Result<()> {
     let mut seen = BTreeSet::new();
-    let experiment = &manifest.experiment;
     for row in rows {
-        if row.index >= experiment.total_games() {
-            return Err(Error::output(
-                path,
-                format!("game {} is outside the experiment", row.index),
-            ));
-        }
-        if !manifest.holds(row.index) {
-            return Err(Error::output(
-                path,
-                format!(
-                    "game {} is not in shard {}",
-                    row.index,
-                    manifest.shard.unwrap()
-                ),
-            ));
-        }
-        let expected = experiment.game(row.index);
-        if row.variant != expected.rules.to_string()
-            || row.white != expected.white
-            || row.black != expected.black
-        {
-            return Err(Error::output(
-                path,
-                format!(
-                    "game {} does not match the experiment's settings",
-                    row.index
-                ),
-            ));
-        }
+        check_row(path, manifest, row)?;
         if !seen.insert(row.index) {
             return Err(Error::output(
                 path,
                 format!("game {} appears twice", row.index),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Checks that a row belongs to the experiment (and shard) of `manifest`.
+fn check_row(path: &Path, manifest: &Manifest, row: &GameRow) -> Result<()> {
+    let experiment = &manifest.experiment;
+    if row.index >= experiment.total_games() {
+        return Err(Error::output(
+            path,
+            format!("game {} is outside the experiment", row.index),
+        ));
+    }
+    if let Some(shard) = manifest.shard.filter(|_| !manifest.holds(row.index)) {
+        return Err(Error::output(
+            path,
+            format!("game {} is not in shard {shard}", row.index),
+        ));
+    }
+    let expected = experiment.game(row.index);
+    if row.variant != expected.rules.to_string()
+        || row.white != expected.white
+        || row.black != expected.black
+    {
+        return Err(Error::output(
+            path,
+            format!(
+                "game {} does not match the experiment's settings",
+                row.index
+            ),
+        ));
     }
     Ok(())
 }

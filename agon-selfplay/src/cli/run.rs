@@ -2,7 +2,7 @@
 
 use super::{open_output, print_summary, threads, AnalysisOptions, FormatOptions, GameOptions};
 use agon_selfplay::config::Settings;
-use agon_selfplay::report::write_reports;
+use agon_selfplay::report::write_stored_reports;
 use agon_selfplay::session::{run as run_session, RunOptions};
 use agon_selfplay::{Error, Kind, Manifest, Result};
 use clap::Args;
@@ -68,10 +68,10 @@ pub fn run(args: RunArgs) -> Result<()> {
         outcome.seconds,
         outcome.games_per_second(),
         threads,
-        outcome.rows.len(),
+        outcome.games,
         manifest.expected(),
         out.display()
     );
-    let summary = write_reports(&out, &manifest, &outcome.rows, &analysis)?;
+    let summary = write_stored_reports(&out, &manifest, &analysis)?;
     print_summary(&summary, args.format)
 }

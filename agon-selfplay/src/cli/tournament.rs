@@ -3,7 +3,7 @@
 use super::{open_output, print, threads, AnalysisOptions, GameOptions};
 use agon_selfplay::config::Settings;
 use agon_selfplay::ratings::Ratings;
-use agon_selfplay::report::{summarise, write_reports};
+use agon_selfplay::report::{summarise, write_stored_reports};
 use agon_selfplay::session::{run as run_session, RunOptions};
 use agon_selfplay::table::{render_ratings, render_sprt};
 use agon_selfplay::{Experiment, Kind, Manifest, Result};
@@ -84,7 +84,7 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         threads
     );
     let summary = match &out {
-        Some(dir) => write_reports(dir, &manifest, &outcome.rows, &analysis)?,
+        Some(dir) => write_stored_reports(dir, &manifest, &analysis)?,
         None => summarise(&manifest, &outcome.rows, &analysis)?.0,
     };
     let ratings = summary
