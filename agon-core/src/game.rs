@@ -3,6 +3,7 @@
 
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::{Action, Bitboard, IllegalAction, LegalActions, Position, Rules};
+use std::sync::OnceLock;
 
 /// Counts how often each position hash occurs, approximately (a counting filter keyed by
 /// the hash's low bits), so that the exact history scan runs only when a repetition is
@@ -71,26 +72,22 @@ impl std::fmt::Debug for Game {
     }
 }
 
-/// The state before a ply: what `undo` restores without recomputing anything.
-#[derive(Clone, Copy)]
-struct Snapshot {
-    position: Position,
-    legal: LegalActions,
-}
-
 /// A game in progress or finished.
 #[derive(Clone)]
 pub struct Game {
     start: Position,
     position: Position,
-    /// The state before each ply, for undo and exact repetition checks.
-    before: Vec<Snapshot>,
+    /// The position before each ply, for undo and exact repetition checks (the legal
+    /// actions are not kept: an undo recomputes them only if they are asked for, and the
+    /// smaller history is cheaper to push and to scan).
+    before: Vec<Position>,
     plies: Vec<Ply>,
     filter: RepetitionFilter,
     outcome: Option<Outcome>,
     /// The legal actions of the current position, computed by the no-move check and kept
     /// for the caller: one move generation per ply (meaningless once the game is over).
-    legal: LegalActions,
+    /// Empty after an undo until asked for (a search that undoes does not ask).
+    legal: OnceLock<LegalActions>,
 }
 
 impl Game {
@@ -113,7 +110,7 @@ impl Game {
 
     fn from_parts(
         start: Position,
-        before: Vec<Snapshot>,
+        before: Vec<Position>,
         plies: Vec<Ply>,
         mut filter: RepetitionFilter,
     ) -> Game {
@@ -125,7 +122,7 @@ impl Game {
             plies,
             filter,
             outcome: None,
-            legal: start.legal(),
+            legal: OnceLock::from(start.legal()),
         };
         // The start has occurred once: no repetition yet.
         game.outcome = start
@@ -197,7 +194,7 @@ impl Game {
         if index == self.plies.len() {
             Some(&self.position)
         } else {
-            self.before.get(index).map(|s| &s.position)
+            self.before.get(index)
         }
     }
 
@@ -206,7 +203,7 @@ impl Game {
         if self.outcome.is_some() {
             return Err(IllegalAction::GameOver);
         }
-        if !self.legal.contains(action) {
+        if !self.current_legal().contains(action) {
             // The sets say no; ask the explaining check for the reason.
             self.position.check(action)?;
             unreachable!("{action} is legal by check() but not generated");
@@ -219,10 +216,7 @@ impl Game {
         debug_assert!(self.outcome.is_none());
         debug_assert!(self.position.legal().contains(action), "illegal {action}");
         let mover = self.position.to_move();
-        self.before.push(Snapshot {
-            position: self.position,
-            legal: self.legal,
-        });
+        self.before.push(self.position);
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let estimate = self.filter.add(self.position.hash());
@@ -230,7 +224,7 @@ impl Game {
             .position
             .outcome_after_action(mover, || self.is_repetition_draw(estimate));
         if self.outcome.is_none() {
-            self.legal = self.position.legal();
+            self.legal = OnceLock::from(self.position.legal());
             self.outcome = self.no_move_outcome();
         }
         captures
@@ -238,7 +232,7 @@ impl Game {
 
     /// The no-move outcome, if the kept legal actions are none.
     fn no_move_outcome(&self) -> Option<Outcome> {
-        (!self.legal.any()).then(|| Outcome {
+        (!self.current_legal().any()).then(|| Outcome {
             result: GameResult::win_for(!self.position.to_move()),
             termination: Termination::NoMoves,
         })
@@ -252,17 +246,22 @@ impl Game {
         if self.outcome.is_some() {
             &LegalActions::NONE
         } else {
-            &self.legal
+            self.current_legal()
         }
+    }
+
+    /// The legal actions of the current position, generated now if an undo left them out.
+    #[inline]
+    fn current_legal(&self) -> &LegalActions {
+        self.legal.get_or_init(|| self.position.legal())
     }
 
     /// Takes back the last ply. Returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Ply> {
         let ply = self.plies.pop()?;
         self.filter.remove(self.position.hash());
-        let snapshot = self.before.pop().expect("one snapshot per ply");
-        self.position = snapshot.position;
-        self.legal = snapshot.legal;
+        self.position = self.before.pop().expect("one position per ply");
+        self.legal = OnceLock::new();
         self.outcome = None;
         Some(ply)
     }
@@ -299,7 +298,7 @@ impl Game {
             .rev()
             .skip(1)
             .step_by(2)
-            .filter(|s| s.position == *now)
+            .filter(|p| *p == now)
             .count()
     }
 
