@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Instruction counts of the engine's hot paths, measured with callgrind (deterministic, unlike
+# timings on a shared machine), printed as the Markdown table of docs/performance.md with the
+# commit they were measured at.
+#
+# Usage: scripts/instructions.sh [AGON_BINARY]   (default: builds and uses target/release/agon)
+# Needs valgrind. Each figure subtracts the cost of starting the binary (the same command with
+# nothing to do), so it is the cost of the work alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+agon="${1:-}"
+if [[ -z "$agon" ]]; then
+    cargo build --release -q -p agon-cli
+    agon="${CARGO_TARGET_DIR:-target}/release/agon"
+fi
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo '+changes')"
+
+# Instructions executed by `agon ARGS...`.
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$agon" "$@" 2>&1 >/dev/null \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+per() { # per TOTAL BASE COUNT
+    awk -v t="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.0f", (t - b) / n }'
+}
+
+echo "Measured at commit $commit with \`scripts/instructions.sh\` (callgrind, release build)."
+echo
+echo "| workload | work done | instructions | per unit |"
+echo "| --- | --- | --- | --- |"
+base_playout=$(instructions playout --games 0 --threads 1 --json --no-progress)
+for variant in standard ludii; do
+    games=300
+    json=$("$agon" playout --variant "$variant" --games $games --threads 1 --json --no-progress)
+    actions=$(sed -n 's/.*"actions":\([0-9]*\).*/\1/p' <<<"$json")
+    mean=$(sed -n 's/.*"mean_length":\([0-9.]*\).*/\1/p' <<<"$json")
+    total=$(instructions playout --variant "$variant" --games $games --threads 1 --json --no-progress)
+    echo "| \`agon playout --variant $variant --games $games --threads 1\` | $actions actions (mean game ${mean%.*} plies) | $total | $(per "$total" "$base_playout" "$actions") per action |"
+done
+# How the cost of a random action grows with game length: games cut at 100 and 1,000 plies.
+for limit in 100 1000; do
+    json=$("$agon" playout --games 300 --max-plies $limit --threads 1 --json --no-progress)
+    actions=$(sed -n 's/.*"actions":\([0-9]*\).*/\1/p' <<<"$json")
+    total=$(instructions playout --games 300 --max-plies $limit --threads 1 --json --no-progress)
+    echo "| \`agon playout --games 300 --max-plies $limit --threads 1\` | $actions actions | $total | $(per "$total" "$base_playout" "$actions") per action |"
+done
+base_perft=$(instructions perft 0)
+for depth in 3 4 5; do
+    leaves=$("$agon" perft $depth | tail -1)
+    total=$(instructions perft $depth)
+    echo "| \`agon perft $depth\` (bulk-counted) | $leaves leaves | $total | $(per "$total" "$base_perft" "$leaves") per leaf |"
+done
+for depth in 3 4; do
+    leaves=$("$agon" perft --full $depth | tail -1)
+    total=$(instructions perft --full $depth)
+    echo "| \`agon perft --full $depth\` (every leaf played) | $leaves leaves | $total | $(per "$total" "$base_perft" "$leaves") per leaf |"
+done
