@@ -5,27 +5,175 @@
 //! {"tags": {"Event": "demo"}, "variant": "standard", "start": null,
 //!  "moves": [{"action": "h9-g9", "captures": []}], "result": "*", "termination": null}
 //! ```
+//! Annotations ride along where they stand: `comments` and `nags` before the first ply at
+//! the top (and at the top of a variation), and on a move `suffix` (`"!?"`), `nags`
+//! (numbers), `comments` and `variations` (each `{"comments", "nags", "moves"}`, an
+//! alternative to that move); all optional, left out when empty.
 //! Reading a game replays it: every action must be legal, `captures` (optional on input)
 //! must match, and the result must fit the game, exactly as for a text record.
 
 use crate::action_token::format_annotated;
+use crate::annotation::{Annotations, Nag, Suffix, Variation, MAX_VARIATION_DEPTH};
 use crate::position_notation::{format_position, parse_position};
-use crate::record::{GameRecord, ENGINE_TAGS, MAX_TAGS, MAX_TAG_NAME};
+use crate::record::{GameRecord, ENGINE_TAGS, IN_VARIATION, MAX_TAGS, MAX_TAG_NAME};
 use crate::verdict::check_result;
+use crate::writer::printable_comment;
 use agon_core::{
-    Action, Bitboard, Cell, Game, GameResult, Phase, PieceKind, Position, Rules, Side, Termination,
+    Action, Bitboard, Cell, Game, GameResult, Phase, PieceKind, Ply, Position, Rules, Side,
+    Termination,
 };
 use serde::de::{self, Deserializer, MapAccess};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One ply in JSON.
+/// One ply in JSON, with what follows it.
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct MoveJson {
     action: Action,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     captures: Option<Vec<Cell>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    suffix: Option<SuffixJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    nags: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    variations: Vec<VariationJson>,
+}
+
+/// A variation in JSON: what stands before its first ply, then its plies.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariationJson {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    nags: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
+    moves: Vec<MoveJson>,
+}
+
+/// A move suffix as its token (`"!?"`).
+struct SuffixJson(Suffix);
+
+impl Serialize for SuffixJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.token())
+    }
+}
+
+impl<'de> Deserialize<'de> for SuffixJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<SuffixJson, D::Error> {
+        let token = String::deserialize(deserializer)?;
+        Suffix::from_token(token.as_bytes())
+            .map(SuffixJson)
+            .ok_or_else(|| {
+                de::Error::custom(format!(
+                    "`{}` is not a move suffix (one of !, ?, !!, ??, !?, ?!)",
+                    clip(&token)
+                ))
+            })
+    }
+}
+
+/// The JSON form of a line's plies and annotations.
+fn moves_json(plies: &[Ply], annotations: &Annotations) -> Vec<MoveJson> {
+    plies
+        .iter()
+        .enumerate()
+        .map(|(index, p)| {
+            let a = annotations.get(index + 1);
+            MoveJson {
+                action: p.action,
+                captures: Some(p.captures.collect()),
+                suffix: a.suffix.map(SuffixJson),
+                nags: a.nags.iter().map(|n| n.0).collect(),
+                comments: a.comments.clone(),
+                variations: a
+                    .variations
+                    .iter()
+                    .map(|v| VariationJson {
+                        nags: v.annotations.get(0).nags.iter().map(|n| n.0).collect(),
+                        comments: v.annotations.get(0).comments.clone(),
+                        moves: moves_json(&v.plies, &v.annotations),
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Replays the moves of a line from `game`'s position, checking each (and the
+/// variations that stand for it, each from the position before it and then taken back),
+/// and returns the line's plies and annotations. `path` names the line in messages
+/// (`moves`, `moves[3].variations[0].moves`).
+fn line_from_json(
+    game: &mut Game,
+    moves: &[MoveJson],
+    path: &str,
+    depth: usize,
+) -> Result<(Vec<Ply>, Annotations), String> {
+    let first = game.ply_count();
+    let mut annotations = Annotations::new();
+    let in_variation = if depth > 0 { IN_VARIATION } else { "" };
+    for (index, m) in moves.iter().enumerate() {
+        let ply = game.ply_count() + 1;
+        let here = format!("{path}[{index}] (ply {ply}{in_variation})");
+        if !m.variations.is_empty() && depth == MAX_VARIATION_DEPTH {
+            return Err(format!(
+                "{here}: variations nest at most {MAX_VARIATION_DEPTH} deep"
+            ));
+        }
+        for (k, v) in m.variations.iter().enumerate() {
+            let branch = game.ply_count();
+            let inner = format!("{path}[{index}].variations[{k}].moves");
+            let (plies, mut inner_annotations) = line_from_json(game, &v.moves, &inner, depth + 1)?;
+            while game.ply_count() > branch {
+                game.undo();
+            }
+            let before = inner_annotations.get_mut(0);
+            before.nags = v.nags.iter().map(|&n| Nag(n)).collect();
+            before.comments = clean_comments(&v.comments);
+            annotations.get_mut(index + 1).variations.push(Variation {
+                plies,
+                annotations: inner_annotations,
+            });
+        }
+        if let Some(outcome) = game.outcome() {
+            return Err(format!(
+                "{here}: {} comes after the end of the game ({} by {})",
+                m.action, outcome.result, outcome.termination
+            ));
+        }
+        let captured = game
+            .play(m.action)
+            .map_err(|reason| format!("{here}: {} is not legal: {reason}", m.action))?;
+        if let Some(cells) = &m.captures {
+            let marked = cells.iter().fold(Bitboard::EMPTY, |b, &c| b.with(c));
+            if marked != captured || cells.len() != captured.count() as usize {
+                return Err(format!(
+                    "{here}: captures {:?} do not match the action, which is {}",
+                    cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                    format_annotated(m.action, captured)
+                ));
+            }
+        }
+        let after = annotations.get_mut(index + 1);
+        after.suffix = m.suffix.as_ref().map(|s| s.0);
+        after.nags = m.nags.iter().map(|&n| Nag(n)).collect();
+        after.comments = clean_comments(&m.comments);
+    }
+    Ok((game.plies()[first..].to_vec(), annotations))
+}
+
+/// Comments as the text reader keeps them (see [`printable_comment`]).
+fn clean_comments(comments: &[String]) -> Vec<String> {
+    comments
+        .iter()
+        .map(|c| printable_comment(c).into_owned())
+        .collect()
 }
 
 /// A game record in JSON.
@@ -38,6 +186,10 @@ struct GameJson {
     variant: Rules,
     #[serde(default)]
     start: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    nags: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
     moves: Vec<MoveJson>,
     #[serde(default = "unfinished")]
     result: GameResult,
@@ -105,14 +257,9 @@ impl Serialize for GameRecord {
             tags: Tags(self.tags().to_vec()),
             variant: self.rules,
             start: self.start.as_ref().map(format_position),
-            moves: self
-                .plies
-                .iter()
-                .map(|p| MoveJson {
-                    action: p.action,
-                    captures: Some(p.captures.collect()),
-                })
-                .collect(),
+            nags: self.annotations.get(0).nags.iter().map(|n| n.0).collect(),
+            comments: self.annotations.get(0).comments.clone(),
+            moves: moves_json(&self.plies, &self.annotations),
             result: self.result,
             termination: self.termination,
         }
@@ -154,31 +301,10 @@ fn record_from_json(json: GameJson) -> Result<GameRecord, String> {
     let usual = start == Position::start(rules) && start.passes() == 0;
     record.start = (!usual).then_some(start);
     let mut game = Game::from_position(start);
-    for (index, m) in json.moves.iter().enumerate() {
-        let ply = index + 1;
-        if let Some(outcome) = game.outcome() {
-            return Err(format!(
-                "moves[{index}] (ply {ply}): {} comes after the end of the game ({} by {})",
-                m.action, outcome.result, outcome.termination
-            ));
-        }
-        let captured = game.play(m.action).map_err(|reason| {
-            format!(
-                "moves[{index}] (ply {ply}): {} is not legal: {reason}",
-                m.action
-            )
-        })?;
-        if let Some(cells) = &m.captures {
-            let marked = cells.iter().fold(Bitboard::EMPTY, |b, &c| b.with(c));
-            if marked != captured || cells.len() != captured.count() as usize {
-                return Err(format!(
-                    "moves[{index}] (ply {ply}): captures {:?} do not match the action, which is {}",
-                    cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    format_annotated(m.action, captured)
-                ));
-            }
-        }
-    }
+    let (plies, mut annotations) = line_from_json(&mut game, &json.moves, "moves", 0)?;
+    let before = annotations.get_mut(0);
+    before.nags = json.nags.iter().map(|&n| Nag(n)).collect();
+    before.comments = clean_comments(&json.comments);
     check_result(
         game.outcome(),
         game.ply_count(),
@@ -186,7 +312,8 @@ fn record_from_json(json: GameJson) -> Result<GameRecord, String> {
         json.termination,
     )
     .map_err(|e| e.message)?;
-    record.plies = game.plies().to_vec();
+    record.plies = plies;
+    record.annotations = annotations;
     record.result = json.result;
     record.termination = json
         .termination

@@ -23,7 +23,8 @@
 //!
 //! ## Game records
 //! A [`GameRecord`] holds tags, rules, an optional non-standard start, the plies with their
-//! captures, the result and the termination. Build one from a game with
+//! captures, their [`Annotations`] (comments, NAGs, suffixes and variations, kept per ply),
+//! the result and the termination. Build one from a game with
 //! [`GameRecord::from_game`], print it with `Display` (canonical form), replay it with
 //! [`GameRecord::to_game`], read one from text with `str::parse`.
 //!
@@ -51,6 +52,7 @@
 //! the game); [`PositionJson`] is the JSON form of a position.
 
 mod action_token;
+mod annotation;
 mod error;
 mod json;
 mod position_notation;
@@ -59,8 +61,12 @@ mod reader;
 mod record;
 mod records;
 mod verdict;
+mod writer;
 
 pub use action_token::{format_annotated, parse_action, ActionError, AnnotatedAction};
+pub use annotation::{
+    Annotation, Annotations, Comment, Nag, ParseNagError, Suffix, Variation, MAX_VARIATION_DEPTH,
+};
 pub use error::{ErrorKind, RecordError};
 pub use json::{PieceJson, PositionJson};
 pub use position_notation::{
@@ -73,5 +79,5 @@ pub use reader::{
 pub use record::{
     GameRecord, ENGINE_TAGS, LINE_WIDTH, MAX_TAGS, MAX_TAG_NAME, MAX_TAG_VALUE, ROSTER_TAGS,
 };
-pub use records::{Comment, Records, ValidGame};
+pub use records::{Records, ValidGame, MAX_ANNOTATIONS};
 pub use verdict::{allowed_results, check_result, VerdictError};

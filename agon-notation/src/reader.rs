@@ -2,7 +2,7 @@
 //!
 //! [`Reader`] reads any [`std::io::Read`] in a fixed 64 KiB buffer, one game at a time, and
 //! drives a [`Visitor`] with tags, move numbers, actions (with their capture annotations),
-//! NAGs and the result. It knows the notation only, not the rules: whether an action is
+//! move suffixes, NAGs, comments, variations and the result. It knows the notation only, not the rules: whether an action is
 //! legal, and whether its annotations match, is the visitor's business (see
 //! [`crate::Records`] for the validating one).
 //!
@@ -17,6 +17,7 @@
 //! section, or the end of the input) and carries on with the next game.
 
 use crate::action_token::{fast_parse_prefix, AnnotatedAction};
+use crate::annotation::{Nag, Suffix, MAX_VARIATION_DEPTH};
 use crate::error::ErrorKind;
 use crate::record::MAX_TAG_VALUE;
 use agon_core::GameResult;
@@ -103,9 +104,28 @@ pub trait Visitor {
         let _ = (action, at);
         Flow::Continue
     }
-    /// A NAG: `$12`, `!`, `?`, `!!`, `??`, `!?`, `?!`.
-    fn nag(&mut self, nag: &str, at: Location) -> Flow {
+    /// A NAG: `$0` to `$255` (a larger number is a [`SyntaxError`]).
+    fn nag(&mut self, nag: Nag, at: Location) -> Flow {
         let _ = (nag, at);
+        Flow::Continue
+    }
+    /// A move suffix: `!`, `?`, `!!`, `??`, `!?`, `?!` (with or without a space after the
+    /// action).
+    fn suffix(&mut self, suffix: Suffix, at: Location) -> Flow {
+        let _ = (suffix, at);
+        Flow::Continue
+    }
+    /// A variation opens (`(`): the tokens up to the matching [`Visitor::end_variation`]
+    /// are an alternative to the action before it. Variations nest at most
+    /// [`MAX_VARIATION_DEPTH`] deep; a `)` without a `(`, a deeper `(`, and a variation
+    /// still open at the result or the game's end are [`SyntaxError`]s.
+    fn begin_variation(&mut self, at: Location) -> Flow {
+        let _ = at;
+        Flow::Continue
+    }
+    /// The variation opened last closes (`)`).
+    fn end_variation(&mut self, at: Location) -> Flow {
+        let _ = at;
         Flow::Continue
     }
     /// A comment: `text` is what stands between `{` and `}`, or after `;` to the end of the
@@ -169,6 +189,9 @@ struct GameState {
     begun: bool,
     skipping: bool,
     section: Section,
+    /// Where each open variation's `(` stands, outermost first (at most
+    /// [`MAX_VARIATION_DEPTH`]).
+    variations: Vec<Location>,
 }
 
 impl GameState {
@@ -376,6 +399,7 @@ impl<R: Read> Reader<R> {
             begun: false,
             skipping: false,
             section: Section::Tags,
+            variations: Vec::new(),
         };
         while let Some(b) = self.peek()? {
             if b == b' ' {
@@ -424,6 +448,14 @@ impl<R: Read> Reader<R> {
             let at = self.location();
             self.error(&mut state, visitor, at, ErrorKind::Syntax, String::new());
             self.skip_long_game()?;
+        }
+        if let Some(&open) = state.variations.first() {
+            let at = self.location();
+            let message = format!(
+                "the variation opened at {}:{} is not closed with `)` before the game ends",
+                open.line, open.column
+            );
+            self.error(&mut state, visitor, at, ErrorKind::Syntax, message);
         }
         if state.begun {
             let at = self.location();
@@ -842,6 +874,7 @@ impl<R: Read> Reader<R> {
                 self.pos += word_len;
                 match result {
                     Some(result) => {
+                        self.close_before_result(state, visitor, at);
                         if !state.skipping {
                             visitor.result(result, at);
                         }
@@ -859,6 +892,7 @@ impl<R: Read> Reader<R> {
             }
             b'*' => {
                 self.pos += 1;
+                self.close_before_result(state, visitor, at);
                 if !state.skipping {
                     visitor.result(GameResult::Unfinished, at);
                 }
@@ -879,12 +913,20 @@ impl<R: Read> Reader<R> {
                     return self.too_long(state, visitor, at);
                 }
                 let len = digits + 1;
-                if !state.skipping {
-                    let nag = std::str::from_utf8(&window[..len]).unwrap_or_default();
-                    let flow = visitor.nag(nag, at);
-                    state.apply(flow);
+                let written = std::str::from_utf8(&window[..len]).unwrap_or_default();
+                match written.parse::<Nag>() {
+                    Ok(nag) => {
+                        self.pos += len;
+                        if !state.skipping {
+                            state.apply(visitor.nag(nag, at));
+                        }
+                    }
+                    Err(e) => {
+                        let message = format!("`{written}` is not a NAG: {e}");
+                        self.pos += len;
+                        self.error(state, visitor, at, ErrorKind::Syntax, message);
+                    }
                 }
-                self.pos += len;
                 Ok(false)
             }
             b'!' | b'?' => {
@@ -892,18 +934,16 @@ impl<R: Read> Reader<R> {
                     .iter()
                     .position(|&b| b != b'!' && b != b'?')
                     .unwrap_or(window.len());
-                if len > 2 {
+                let Some(suffix) = Suffix::from_token(&window[..len]) else {
                     self.pos += len.min(MAX_TOKEN);
-                    let message = "a NAG is one of !, ?, !!, ??, !?, ?!".to_string();
+                    let message = "a move suffix is one of !, ?, !!, ??, !?, ?!".to_string();
                     self.error(state, visitor, at, ErrorKind::Syntax, message);
                     return Ok(false);
-                }
-                if !state.skipping {
-                    let nag = std::str::from_utf8(&window[..len]).unwrap_or_default();
-                    let flow = visitor.nag(nag, at);
-                    state.apply(flow);
-                }
+                };
                 self.pos += len;
+                if !state.skipping {
+                    state.apply(visitor.suffix(suffix, at));
+                }
                 Ok(false)
             }
             _ if first.is_ascii_alphabetic() => {
@@ -936,12 +976,34 @@ impl<R: Read> Reader<R> {
                 }
                 Ok(false)
             }
-            b'(' | b')' => {
+            b'(' => {
                 self.pos += 1;
-                let message =
-                    "variations `( ... )` are not part of Agon records; write one line of play"
-                        .to_string();
-                self.error(state, visitor, at, ErrorKind::Syntax, message);
+                if state.skipping {
+                    return Ok(false);
+                }
+                if state.variations.len() == MAX_VARIATION_DEPTH {
+                    let message = format!(
+                        "variations nest at most {MAX_VARIATION_DEPTH} deep; this `(` opens \
+                         one more"
+                    );
+                    self.error(state, visitor, at, ErrorKind::Syntax, message);
+                    return Ok(false);
+                }
+                state.variations.push(at);
+                state.apply(visitor.begin_variation(at));
+                Ok(false)
+            }
+            b')' => {
+                self.pos += 1;
+                if state.skipping {
+                    return Ok(false);
+                }
+                if state.variations.pop().is_none() {
+                    let message = "`)` closes no variation: no `(` is open".to_string();
+                    self.error(state, visitor, at, ErrorKind::Syntax, message);
+                    return Ok(false);
+                }
+                state.apply(visitor.end_variation(at));
                 Ok(false)
             }
             0x80.. => {
@@ -964,6 +1026,23 @@ impl<R: Read> Reader<R> {
                 self.error(state, visitor, at, ErrorKind::Syntax, message);
                 Ok(false)
             }
+        }
+    }
+
+    /// At a result token: a variation still open is an error (at the result).
+    fn close_before_result<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+        at: Location,
+    ) {
+        if let Some(&open) = state.variations.first() {
+            state.variations.clear();
+            let message = format!(
+                "the variation opened at {}:{} is not closed with `)` before the result",
+                open.line, open.column
+            );
+            self.error(state, visitor, at, ErrorKind::Syntax, message);
         }
     }
 
@@ -1015,8 +1094,20 @@ mod tests {
                 .push(format!("action {token} @{}:{}", at.line, at.column));
             Flow::Continue
         }
-        fn nag(&mut self, nag: &str, _: Location) -> Flow {
+        fn nag(&mut self, nag: Nag, _: Location) -> Flow {
             self.0.push(format!("nag {nag}"));
+            Flow::Continue
+        }
+        fn suffix(&mut self, suffix: Suffix, _: Location) -> Flow {
+            self.0.push(format!("suffix {suffix}"));
+            Flow::Continue
+        }
+        fn begin_variation(&mut self, at: Location) -> Flow {
+            self.0.push(format!("( @{}:{}", at.line, at.column));
+            Flow::Continue
+        }
+        fn end_variation(&mut self, at: Location) -> Flow {
+            self.0.push(format!(") @{}:{}", at.line, at.column));
             Flow::Continue
         }
         fn result(&mut self, result: GameResult, _: Location) -> Flow {
@@ -1051,7 +1142,7 @@ mod tests {
                 "tag Event=a \"b\" \\ @1:9",
                 "number 1.",
                 "action b1-c1 @3:4",
-                "nag !",
+                "suffix !",
                 "action d1-c2 @3:16",
                 "nag $3",
                 "number 2...",

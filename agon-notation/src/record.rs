@@ -2,9 +2,11 @@
 //! its canonical text form.
 
 use crate::action_token::format_annotated;
+use crate::annotation::{Annotations, Comment, MAX_VARIATION_DEPTH};
 use crate::error::{move_number, ErrorKind, RecordError};
 use crate::position_notation::format_position;
 use crate::verdict::check_result;
+use crate::writer::write_movetext;
 use agon_core::{Game, GameResult, Ply, Position, Rules, Side, Termination};
 use std::fmt::{self, Write as _};
 
@@ -31,7 +33,7 @@ pub const LINE_WIDTH: usize = 80;
 /// One game: what a record file holds for it, and what the writer prints.
 ///
 /// Equality compares everything the text holds: tags (in order), rules, start, plies with
-/// captures, result and termination.
+/// captures, annotations, result and termination.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// Tags other than the engine's, roster tags first (see [`ROSTER_TAGS`]), the rest in
@@ -43,6 +45,10 @@ pub struct GameRecord {
     pub start: Option<Position>,
     /// Every action with the cells it captured.
     pub plies: Vec<Ply>,
+    /// Comments, NAGs, suffixes and variations: index 0 before the first ply, `n` after
+    /// ply `n` (see [`Annotations`]). Write to it with
+    /// `record.annotations.get_mut(n).comments.push(...)`.
+    pub annotations: Annotations,
     /// The result (`Result` tag and result token).
     pub result: GameResult,
     /// Why the game ended (`Termination` tag), if it did.
@@ -57,6 +63,7 @@ impl GameRecord {
             rules,
             start: None,
             plies: Vec::new(),
+            annotations: Annotations::new(),
             result: GameResult::Unfinished,
             termination: None,
         }
@@ -77,6 +84,7 @@ impl GameRecord {
             rules,
             start: (!usual).then_some(start),
             plies: game.plies().to_vec(),
+            annotations: Annotations::new(),
             result: game.result(),
             termination: game.outcome().map(|o| o.termination),
         };
@@ -207,39 +215,8 @@ impl GameRecord {
             )
         })?;
         let mut game = Game::from_position(start);
-        for (index, ply) in self.plies.iter().enumerate() {
-            if let Some(outcome) = game.outcome() {
-                return Err(fail(
-                    index + 1,
-                    ErrorKind::AfterEnd,
-                    format!(
-                        "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
-                        ply.action,
-                        index,
-                        outcome.termination,
-                        outcome.result
-                    ),
-                ));
-            }
-            let captured = game.play(ply.action).map_err(|reason| {
-                fail(
-                    index + 1,
-                    ErrorKind::Illegal,
-                    format!("{} is not legal: {reason}", ply.action),
-                )
-            })?;
-            if captured != ply.captures {
-                return Err(fail(
-                    index + 1,
-                    ErrorKind::Captures,
-                    format!(
-                        "the record says {} but the action is {}",
-                        format_annotated(ply.action, ply.captures),
-                        format_annotated(ply.action, captured)
-                    ),
-                ));
-            }
-        }
+        replay_line(&mut game, &self.plies, &self.annotations, 0)
+            .map_err(|e| fail(e.ply, e.kind, e.message))?;
         check_result(
             game.outcome(),
             game.ply_count(),
@@ -253,11 +230,117 @@ impl GameRecord {
         Ok(game)
     }
 
+    /// The comments of the game's own line (not those inside variations), in order, with
+    /// the number of plies before each.
+    pub fn comments(&self) -> Vec<Comment> {
+        self.annotations
+            .iter()
+            .flat_map(|(ply, a)| {
+                a.comments.iter().map(move |text| Comment {
+                    ply: ply as u64,
+                    text: text.clone(),
+                })
+            })
+            .collect()
+    }
+
     /// Writes the record in canonical form (the same text as `Display`).
     pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         out.write_all(self.to_string().as_bytes())
     }
 }
+
+/// Where a replayed line went wrong.
+struct LineError {
+    /// The 1-based ply of the game (counted along the variation, if it is in one).
+    ply: usize,
+    kind: ErrorKind,
+    message: String,
+}
+
+/// Plays a line on `game` from its current position, checking every action and its
+/// captures, and before each ply the variations that stand for it (each played from the
+/// position before that ply, then taken back). Variations nest at most
+/// [`MAX_VARIATION_DEPTH`] deep.
+fn replay_line(
+    game: &mut Game,
+    plies: &[Ply],
+    annotations: &Annotations,
+    depth: usize,
+) -> Result<(), LineError> {
+    let stray = |game: &Game, message: &str| LineError {
+        ply: game.ply_count() + 1,
+        kind: ErrorKind::Syntax,
+        message: message.to_string(),
+    };
+    if !annotations.get(0).variations.is_empty() {
+        return Err(stray(
+            game,
+            "a variation stands after the action it replaces, not before the first one",
+        ));
+    }
+    if annotations.last_index() > plies.len() {
+        return Err(stray(
+            game,
+            "an annotation stands after the last ply of its line",
+        ));
+    }
+    for (index, ply) in plies.iter().enumerate() {
+        let number = game.ply_count() + 1;
+        let variations = &annotations.get(index + 1).variations;
+        if !variations.is_empty() && depth == MAX_VARIATION_DEPTH {
+            let message = format!("variations nest at most {MAX_VARIATION_DEPTH} deep");
+            return Err(stray(game, &message));
+        }
+        for variation in variations {
+            let branch = game.ply_count();
+            replay_line(game, &variation.plies, &variation.annotations, depth + 1).map_err(
+                |mut e| {
+                    if !e.message.ends_with(IN_VARIATION) {
+                        e.message.push_str(IN_VARIATION);
+                    }
+                    e
+                },
+            )?;
+            while game.ply_count() > branch {
+                game.undo();
+            }
+        }
+        if let Some(outcome) = game.outcome() {
+            return Err(LineError {
+                ply: number,
+                kind: ErrorKind::AfterEnd,
+                message: format!(
+                    "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
+                    ply.action,
+                    number - 1,
+                    outcome.termination,
+                    outcome.result
+                ),
+            });
+        }
+        let captured = game.play(ply.action).map_err(|reason| LineError {
+            ply: number,
+            kind: ErrorKind::Illegal,
+            message: format!("{} is not legal: {reason}", ply.action),
+        })?;
+        if captured != ply.captures {
+            return Err(LineError {
+                ply: number,
+                kind: ErrorKind::Captures,
+                message: format!(
+                    "the record says {} but the action is {}",
+                    format_annotated(ply.action, ply.captures),
+                    format_annotated(ply.action, captured)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What messages about a ply inside a variation end with.
+pub(crate) const IN_VARIATION: &str = " (in a variation)";
 
 /// The writer's rank of a tag: its place in the roster, or 6 for every other tag.
 fn tag_rank(name: &str) -> usize {
@@ -283,8 +366,9 @@ fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result
 impl fmt::Display for GameRecord {
     /// The canonical record: tags in the order Event, Site, Date, Round, White, Black,
     /// Result, Variant, Position (if not the usual start), Termination (if any), then the
-    /// rest; a blank line; the movetext with move numbers and every capture annotated,
-    /// wrapped at 80 columns; the result token; a newline.
+    /// rest; a blank line; the movetext with move numbers, every capture annotated, and
+    /// the annotations (suffix, NAGs, comments, variations after each ply), wrapped at 80
+    /// columns; the result token; a newline.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let roster = self.tags.iter().take_while(|(n, _)| tag_rank(n) < 6);
         let mut count = 0;
@@ -304,40 +388,13 @@ impl fmt::Display for GameRecord {
             write_tag(f, name, value)?;
         }
         f.write_str("\n")?;
-        let first = self.first_mover();
-        let mut line = String::with_capacity(LINE_WIDTH + 16);
-        let mut unit = String::with_capacity(48);
-        let mut push = |unit: &str, f: &mut fmt::Formatter<'_>| -> fmt::Result {
-            if !line.is_empty() && line.len() + 1 + unit.len() > LINE_WIDTH {
-                f.write_str(&line)?;
-                f.write_str("\n")?;
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(unit);
-            Ok(())
-        };
-        let mut side = first;
-        for (index, ply) in self.plies.iter().enumerate() {
-            unit.clear();
-            let number = move_number(index as u64 + 1, first);
-            if side == Side::White {
-                let _ = write!(unit, "{number}. ");
-            } else if index == 0 {
-                let _ = write!(unit, "{number}... ");
-            }
-            let _ = write!(unit, "{}", ply.action);
-            for cell in ply.captures {
-                let _ = write!(unit, "x{cell}");
-            }
-            push(&unit, f)?;
-            side = !side;
-        }
-        push(self.result.token(), f)?;
-        f.write_str(&line)?;
-        f.write_str("\n")
+        write_movetext(
+            f,
+            self.first_mover(),
+            &self.plies,
+            &self.annotations,
+            self.result.token(),
+        )
     }
 }
 

@@ -2,14 +2,20 @@
 //! replays every action through agon-core and checks the result, one item per game.
 
 use crate::action_token::AnnotatedAction;
+use crate::annotation::{Annotations, Nag, Suffix, Variation};
 use crate::error::{move_number, ErrorKind, RecordError};
 use crate::position_notation::parse_position;
 use crate::reader::{Dots, Flow, Location, Reader, SyntaxError, Visitor};
-use crate::record::{GameRecord, ENGINE_TAGS, MAX_TAGS};
+use crate::record::{GameRecord, ENGINE_TAGS, IN_VARIATION, MAX_TAGS};
 use crate::verdict::check_result;
-use agon_core::{Game, GameResult, Position, Rules, Side, Termination};
+use agon_core::{Game, GameResult, Ply, Position, Rules, Side, Termination};
 use std::io::Read;
 use std::str::FromStr;
+
+/// The most comments, NAGs, suffixes and variations (together) one game may hold: 65,536,
+/// which bounds the memory of a game's annotations (a record's own limit of 4 MiB could
+/// otherwise hold two million empty comments).
+pub const MAX_ANNOTATIONS: usize = 1 << 16;
 
 /// A game read from a record file and found valid: every action legal, annotations
 /// matching, result and termination fitting the game.
@@ -25,18 +31,6 @@ pub struct ValidGame {
     /// games stopped by resignation, time forfeit or agreement are unfinished here, the
     /// record holds their result).
     pub game: Game,
-    /// The game's comments in order (the record itself does not keep them).
-    pub comments: Vec<Comment>,
-}
-
-/// A comment of a game record, with where it stands among the actions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Comment {
-    /// The number of actions before it: 0 in the tag section or before the first action,
-    /// `n` right after the `n`-th action.
-    pub ply: u64,
-    /// The text without the `{ }` or `;`, trimmed (cut to [`crate::MAX_COMMENT`] bytes).
-    pub text: String,
 }
 
 impl std::fmt::Debug for ValidGame {
@@ -179,7 +173,21 @@ struct Builder<'a> {
     game: Option<Game>,
     first: Side,
     error: Option<RecordError>,
-    comments: Vec<Comment>,
+    /// The variations being read, innermost last.
+    open: Vec<OpenVariation>,
+    /// Comments, NAGs, suffixes and variations kept so far (at most [`MAX_ANNOTATIONS`]).
+    kept: usize,
+}
+
+/// A variation being read: where it branches, what it replaces, what it holds so far.
+struct OpenVariation {
+    /// The plies of the game before the ply it replaces.
+    branch: usize,
+    /// The ply it replaces, taken back while the variation is read.
+    replaced: Ply,
+    /// The index of the annotation of the enclosing line that will hold it.
+    index: usize,
+    variation: Variation,
 }
 
 impl<'a> Builder<'a> {
@@ -197,7 +205,8 @@ impl<'a> Builder<'a> {
             game: None,
             first: Side::White,
             error: None,
-            comments: Vec::new(),
+            open: Vec::new(),
+            kept: 0,
         }
     }
 
@@ -223,10 +232,40 @@ impl<'a> Builder<'a> {
                     }
                 }),
                 kind,
-                message,
+                message: if self.open.is_empty() || ply == 0 {
+                    message
+                } else {
+                    message + IN_VARIATION
+                },
             });
         }
         Flow::Skip
+    }
+
+    /// The line being read (the game's, or the innermost open variation) and the index of
+    /// the annotation that follows its last ply so far.
+    fn line(&mut self) -> (&mut Annotations, usize) {
+        let plies = self.game.as_ref().map_or(0, Game::ply_count);
+        match self.open.last_mut() {
+            Some(open) => (&mut open.variation.annotations, plies - open.branch),
+            None => (&mut self.record.annotations, plies),
+        }
+    }
+
+    /// Counts one more kept comment, NAG, suffix or variation against
+    /// [`MAX_ANNOTATIONS`]; `false` (and the game failed) when over.
+    fn keep(&mut self, at: Location) -> bool {
+        if self.kept == MAX_ANNOTATIONS {
+            let ply = self.next_ply();
+            let message = format!(
+                "a game holds at most {MAX_ANNOTATIONS} comments, NAGs, suffixes and \
+                 variations"
+            );
+            self.fail(at, ply, ErrorKind::Syntax, message);
+            return false;
+        }
+        self.kept += 1;
+        true
     }
 
     /// The next ply (1-based), or 0 while the tags are being read.
@@ -298,7 +337,6 @@ impl<'a> Builder<'a> {
             line: self.line,
             record: self.record,
             game,
-            comments: self.comments,
         })
     }
 }
@@ -444,12 +482,80 @@ impl Visitor for Builder<'_> {
         Flow::Continue
     }
 
-    fn comment(&mut self, text: &str, _at: Location) -> Flow {
-        let ply = self.game.as_ref().map_or(0, |g| g.ply_count() as u64);
-        self.comments.push(Comment {
-            ply,
-            text: text.trim().to_string(),
+    fn comment(&mut self, text: &str, at: Location) -> Flow {
+        if !self.keep(at) {
+            return Flow::Skip;
+        }
+        let (line, index) = self.line();
+        line.get_mut(index).comments.push(text.trim().to_string());
+        Flow::Continue
+    }
+
+    fn nag(&mut self, nag: Nag, at: Location) -> Flow {
+        if !self.keep(at) {
+            return Flow::Skip;
+        }
+        let (line, index) = self.line();
+        line.get_mut(index).nags.push(nag);
+        Flow::Continue
+    }
+
+    fn suffix(&mut self, suffix: Suffix, at: Location) -> Flow {
+        if !self.keep(at) {
+            return Flow::Skip;
+        }
+        let (line, index) = self.line();
+        let annotation = line.get_mut(index);
+        // One suffix per ply: another, or one before the first ply, is kept as its NAG.
+        if index == 0 || annotation.suffix.is_some() {
+            annotation.nags.push(suffix.nag());
+        } else {
+            annotation.suffix = Some(suffix);
+        }
+        Flow::Continue
+    }
+
+    fn begin_variation(&mut self, at: Location) -> Flow {
+        if !self.keep(at) {
+            return Flow::Skip;
+        }
+        let (_, index) = self.line();
+        let Some(game) = self.game.as_mut() else {
+            return Flow::Skip;
+        };
+        let replaced = match game.undo() {
+            Some(ply) if index > 0 => ply,
+            taken => {
+                if let Some(ply) = taken {
+                    game.play_unchecked(ply.action);
+                }
+                let ply = self.next_ply();
+                let message =
+                    "a variation stands after the action it replaces; this `(` follows none"
+                        .to_string();
+                return self.fail(at, ply, ErrorKind::Syntax, message);
+            }
+        };
+        self.open.push(OpenVariation {
+            branch: game.ply_count(),
+            replaced,
+            index,
+            variation: Variation::default(),
         });
+        Flow::Continue
+    }
+
+    fn end_variation(&mut self, _at: Location) -> Flow {
+        let (Some(mut open), Some(game)) = (self.open.pop(), self.game.as_mut()) else {
+            return Flow::Skip;
+        };
+        open.variation.plies = game.plies()[open.branch..].to_vec();
+        while game.ply_count() > open.branch {
+            game.undo();
+        }
+        game.play_unchecked(open.replaced.action);
+        let (line, _) = self.line();
+        line.get_mut(open.index).variations.push(open.variation);
         Flow::Continue
     }
 
@@ -536,16 +642,19 @@ mod tests {
         let text = "[Event \"e\"]\n{ opening notes }\n1. h9-g9 {first} b7-c7 ; a line\n\
                     2. g9-f9 {} *\n";
         let game = Records::new(text.as_bytes()).next().unwrap().unwrap();
-        let found: Vec<(u64, &str)> = game
-            .comments
-            .iter()
-            .map(|c| (c.ply, c.text.as_str()))
+        let found: Vec<(u64, String)> = game
+            .record
+            .comments()
+            .into_iter()
+            .map(|c| (c.ply, c.text))
             .collect();
+        let expected = [(0, "opening notes"), (1, "first"), (2, "a line"), (3, "")];
+        assert_eq!(found, expected.map(|(p, t)| (p, t.to_string())));
         assert_eq!(
-            found,
-            [(0, "opening notes"), (1, "first"), (2, "a line"), (3, "")]
+            game.record.to_string(),
+            "[Event \"e\"]\n[Result \"*\"]\n[Variant \"standard\"]\n\n\
+             {opening notes} 1. h9-g9 {first} 1... b7-c7 {a line} 2. g9-f9 {} *\n"
         );
-        assert!(!game.record.to_string().contains("first"));
     }
 
     #[test]

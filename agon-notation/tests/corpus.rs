@@ -66,8 +66,24 @@ fn hand_written_records_mean_the_canonical_games() {
     let hand = records("valid/hand-written.agn");
     assert_eq!(hand.len(), 4);
     for (hand, index) in hand.iter().zip([0, 2, 3, 4]) {
-        assert_eq!(hand, &standard[index], "game {}", index + 1);
+        let mut bare = hand.clone();
+        bare.annotations = Default::default();
+        assert_eq!(&bare, &standard[index], "game {}", index + 1);
     }
+    // What was written besides the actions is kept, in the canonical form.
+    let comments: Vec<String> = hand[0].comments().into_iter().map(|c| c.text).collect();
+    assert_eq!(
+        comments,
+        [
+            "The opening",
+            "White's guard on b1 stands\nbetween d1 and c1...",
+            "the capture, written without annotation",
+            "relocated"
+        ]
+    );
+    assert!(hand[0]
+        .to_string()
+        .contains("2. f1-g1! a2-a1?! 3. g9-f10 $1 l2-l3"));
     let crlf = records("valid/crlf-bom.agn");
     assert_eq!(crlf, &standard[1..2]);
 }
@@ -129,12 +145,12 @@ fn invalid_records_fail_with_the_expected_errors() {
             "syntax.agn",
             &[
                 "syntax syntax.agn:2:10: game 1, ply 2 (move 1, Black): unexpected `#`: expected an action, a move number, a comment, a NAG or a result",
-                "syntax syntax.agn:5:10: game 2, ply 2 (move 1, Black): variations `( ... )` are not part of Agon records; write one line of play",
+                "syntax syntax.agn:5:26: game 2, ply 3 (move 2, White): the variation opened at 5:10 is not closed with `)` before the result (in a variation)",
                 "move-number syntax.agn:8:16: game 3, ply 3 (move 2, White): move number `3.` does not fit: ply 3 is move 2 (White to move)",
                 "move-number syntax.agn:11:16: game 4, ply 3 (move 2, White): `2...` marks a Black action, but White is to move at ply 3 (write `2.`)",
                 "syntax syntax.agn:14:1: game 5, ply 1 (move 1, White): a move number is followed by `.` (White) or `...` (Black), not 2 dots",
                 "action syntax.agn:17:4: game 6, ply 1 (move 1, White): `h9-g9+` is not an action: `g9+` is not a cell: a rank is a number from 1 to 11",
-                "syntax syntax.agn:20:10: game 7, ply 2 (move 1, Black): a NAG is one of !, ?, !!, ??, !?, ?!",
+                "syntax syntax.agn:20:10: game 7, ply 2 (move 1, Black): a move suffix is one of !, ?, !!, ??, !?, ?!",
                 "syntax syntax.agn:23:10: game 8, ply 2 (move 1, Black): `$` starts a NAG like `$1`; expected digits",
                 "syntax syntax.agn:26:10: game 9, ply 2 (move 1, Black): `2-0` is neither a move number (`12.`, `12...`) nor a result (1-0, 0-1, 1/2-1/2, *)",
                 "syntax syntax.agn:29:10: game 10, ply 2 (move 1, Black): the comment opened here is not closed with `}` before line 31, which starts a tag",

@@ -230,7 +230,7 @@ fn hostile_inputs_are_errors_not_hangs() {
         (vec![b'{'; big], "the comment opened here is not closed"),
         (vec![0xff; big], "byte 0xFF is not valid UTF-8"),
         (vec![b'1'; big], "a token longer than 64 characters"),
-        (vec![b'!'; big], "a NAG is one of"),
+        (vec![b'!'; big], "a move suffix is one of"),
     ];
     let mut tag = b"[Event \"".to_vec();
     tag.extend(vec![b'x'; big]);

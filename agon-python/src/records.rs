@@ -121,8 +121,8 @@ impl PyRecord {
     fn comments(&self) -> Vec<(u64, String)> {
         self.valid
             .iter()
-            .flat_map(|v| v.comments.iter())
-            .map(|c| (c.ply, c.text.clone()))
+            .flat_map(|v| v.record.comments())
+            .map(|c| (c.ply, c.text))
             .collect()
     }
 
