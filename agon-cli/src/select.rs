@@ -2,10 +2,12 @@
 //! start position, actions to play from it, or a ply of a game record.
 
 use crate::error::CliError;
-use agon_core::{Action, Game, Rules};
-use agon_notation::parse_action;
+use crate::files::{open_input, Input};
+use agon_core::{Action, Game, Rules, Termination};
+use agon_notation::{parse_action, Records};
 use clap::Args;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 /// Which position a command works on.
 #[derive(Args, Debug, Clone, Default)]
@@ -34,13 +36,6 @@ pub struct PositionArgs {
     /// With --record: the position after this many plies (0 = the start; default: the end).
     #[arg(long, value_name = "N", requires = "record")]
     pub ply: Option<usize>,
-}
-
-/// A selected position: the game that leads to it (its current position is the one asked
-/// for; its plies give the last action for arrows and highlights).
-pub struct Selected {
-    /// The game, replayed up to the selected position.
-    pub game: Game,
 }
 
 /// Parses a rule-set name; the engine's error already lists what is valid.
@@ -91,10 +86,11 @@ pub fn play_checked(game: &mut Game, token: &str, index: usize) -> Result<(), Cl
 }
 
 impl PositionArgs {
-    /// Builds the game the options describe.
-    pub fn select(&self) -> Result<Selected, CliError> {
+    /// The game that leads to the position the options describe (its current position is
+    /// the one asked for; its plies give the last action for arrows and highlights).
+    pub fn select(&self) -> Result<Game, CliError> {
         if let Some(path) = &self.record {
-            return crate::records::select_from_record(path, self.game, self.ply);
+            return select_from_record(path, self.game, self.ply);
         }
         let rules = match &self.variant {
             Some(text) => parse_rules(text)?,
@@ -109,6 +105,77 @@ impl PositionArgs {
                 play_checked(&mut game, token, i + 1)?;
             }
         }
-        Ok(Selected { game })
+        Ok(game)
     }
+}
+
+/// Replays game `game` (1-based) of a record file up to `ply` plies (default: all). When
+/// the game is invalid, the plies before its first bad action can still be selected: the
+/// reader hands back the game replayed up to the defect.
+fn select_from_record(path: &Path, game: usize, ply: Option<usize>) -> Result<Game, CliError> {
+    if game == 0 {
+        return Err(CliError::new("--game counts from 1"));
+    }
+    let name = path.display().to_string();
+    let input: Box<dyn Read> = match open_input(path)? {
+        Input::File(file) => Box::new(file),
+        Input::Stdin(stdin) => Box::new(stdin),
+    };
+    let mut records = Records::new(input).with_file_name(name.clone());
+    let mut found = 0usize;
+    while let Some(item) = records.next() {
+        found += 1;
+        if found < game {
+            continue;
+        }
+        let (mut replayed, total) = match item {
+            Ok(valid) => {
+                let total = valid.record.plies.len();
+                (valid.game, total)
+            }
+            Err(error) => {
+                let bad = error.ply as usize;
+                match (ply, records.take_replayed()) {
+                    (Some(wanted), Some(game)) if bad > 0 && wanted < bad => (game, bad - 1),
+                    _ => {
+                        let hint = if bad > 1 {
+                            format!(
+                                "the game is invalid; `--ply {}` selects the position before \
+                                 the bad action",
+                                bad - 1
+                            )
+                        } else {
+                            "the game is invalid; `agon validate` lists every problem".to_string()
+                        };
+                        return Err(CliError::with_hint(error.to_string(), hint));
+                    }
+                }
+            }
+        };
+        let wanted = ply.unwrap_or(total);
+        if wanted > total {
+            return Err(CliError::with_hint(
+                format!("game {game} of {name} has {total} plies, not {wanted}"),
+                format!("--ply takes 0 (the start) to {total}"),
+            ));
+        }
+        while replayed.ply_count() > wanted {
+            replayed.undo();
+        }
+        if replayed.outcome().map(|o| o.termination) == Some(Termination::MoveLimit) {
+            // The position as the rules leave it: a harness's move limit is not one of them.
+            if let Some(last) = replayed.undo() {
+                replayed.play_unchecked(last.action);
+            }
+        }
+        return Ok(replayed);
+    }
+    Err(CliError::with_hint(
+        if found == 0 {
+            format!("{name} holds no game")
+        } else {
+            format!("{name} holds {found} game(s), so there is no game {game}")
+        },
+        "--game counts from 1",
+    ))
 }

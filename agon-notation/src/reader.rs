@@ -449,13 +449,10 @@ impl<R: Read> Reader<R> {
             self.error(&mut state, visitor, at, ErrorKind::Syntax, String::new());
             self.skip_long_game()?;
         }
-        if let Some(&open) = state.variations.first() {
-            let at = self.location();
-            let message = format!(
-                "the variation opened at {}:{} is not closed with `)` before the game ends",
-                open.line, open.column
-            );
-            self.error(&mut state, visitor, at, ErrorKind::Syntax, message);
+        if let Some(&open) = state.variations.last() {
+            let message =
+                "the variation opened here is not closed with `)` before the game ends".to_string();
+            self.error(&mut state, visitor, open, ErrorKind::Syntax, message);
         }
         if state.begun {
             let at = self.location();
@@ -874,7 +871,7 @@ impl<R: Read> Reader<R> {
                 self.pos += word_len;
                 match result {
                     Some(result) => {
-                        self.close_before_result(state, visitor, at);
+                        self.close_before_result(state, visitor);
                         if !state.skipping {
                             visitor.result(result, at);
                         }
@@ -892,7 +889,7 @@ impl<R: Read> Reader<R> {
             }
             b'*' => {
                 self.pos += 1;
-                self.close_before_result(state, visitor, at);
+                self.close_before_result(state, visitor);
                 if !state.skipping {
                     visitor.result(GameResult::Unfinished, at);
                 }
@@ -1029,20 +1026,13 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// At a result token: a variation still open is an error (at the result).
-    fn close_before_result<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) {
-        if let Some(&open) = state.variations.first() {
+    /// At a result token: a variation still open is an error (at its `(`).
+    fn close_before_result<V: Visitor>(&mut self, state: &mut GameState, visitor: &mut V) {
+        if let Some(&open) = state.variations.last() {
             state.variations.clear();
-            let message = format!(
-                "the variation opened at {}:{} is not closed with `)` before the result",
-                open.line, open.column
-            );
-            self.error(state, visitor, at, ErrorKind::Syntax, message);
+            let message =
+                "the variation opened here is not closed with `)` before the result".to_string();
+            self.error(state, visitor, open, ErrorKind::Syntax, message);
         }
     }
 

@@ -62,6 +62,8 @@ pub struct Records<R> {
     file: Option<String>,
     index: u64,
     done: bool,
+    /// The last invalid game replayed up to its defect.
+    replayed: Option<Game>,
 }
 
 impl<R: Read> Records<R> {
@@ -72,7 +74,25 @@ impl<R: Read> Records<R> {
             file: None,
             index: 0,
             done: false,
+            replayed: None,
         }
+    }
+
+    /// After an invalid game (an `Err` item): its own line of play replayed up to the
+    /// defect, that is every action before the first bad one (variations left out), so
+    /// that a caller can show or continue the position there without reading the game
+    /// again. `None` when the defect came before the game could start (a bad `Variant`
+    /// or `Position` tag) and after a valid game; taken once.
+    ///
+    /// ```
+    /// use agon_notation::Records;
+    /// let mut records = Records::new("1. h9-g9 b7-c7 2. h9-h8 *".as_bytes());
+    /// let error = records.next().unwrap().unwrap_err();
+    /// assert_eq!(error.ply, 3);
+    /// assert_eq!(records.take_replayed().unwrap().ply_count(), 2);
+    /// ```
+    pub fn take_replayed(&mut self) -> Option<Game> {
+        self.replayed.take()
     }
 
     /// Names the input in error messages.
@@ -89,11 +109,12 @@ impl<R: Read> Iterator for Records<R> {
         if self.done {
             return None;
         }
+        self.replayed = None;
         let mut builder = Builder::new(self.index + 1, self.file.as_deref());
         match self.reader.read_game(&mut builder) {
             Ok(true) => {
                 self.index += 1;
-                Some(builder.finish())
+                Some(builder.finish(&mut self.replayed))
             }
             Ok(false) => {
                 self.done = true;
@@ -310,13 +331,26 @@ impl<'a> Builder<'a> {
         Flow::Continue
     }
 
-    fn finish(mut self) -> Result<ValidGame, RecordError> {
+    /// The valid game, or the first defect (and, in `replayed`, the game's own line
+    /// replayed up to it; `None` if no game could start: a defect in the tags).
+    fn finish(mut self, replayed: &mut Option<Game>) -> Result<ValidGame, RecordError> {
         if let Some(error) = self.error.take() {
+            let mut game = self.game.take();
+            if let Some(game) = &mut game {
+                // Back from the variations still open to the game's own line.
+                while let Some(open) = self.open.pop() {
+                    while game.ply_count() > open.branch {
+                        game.undo();
+                    }
+                    game.play_unchecked(open.replaced.action);
+                }
+            }
+            *replayed = game;
             return Err(error);
         }
         let Some(mut game) = self.game.take() else {
             // Not reached: `end_game` either builds the game or records an error.
-            return Err(RecordError {
+            let error = RecordError {
                 file: self.file.map(str::to_string),
                 line: self.line,
                 column: 1,
@@ -326,7 +360,8 @@ impl<'a> Builder<'a> {
                 side: None,
                 kind: ErrorKind::Syntax,
                 message: "the game could not be read".into(),
-            });
+            };
+            return Err(error);
         };
         self.record.plies = game.plies().to_vec();
         if let Some(Termination::MoveLimit) = self.record.termination {

@@ -145,7 +145,7 @@ fn invalid_records_fail_with_the_expected_errors() {
             "syntax.agn",
             &[
                 "syntax syntax.agn:2:10: game 1, ply 2 (move 1, Black): unexpected `#`: expected an action, a move number, a comment, a NAG or a result",
-                "syntax syntax.agn:5:26: game 2, ply 3 (move 2, White): the variation opened at 5:10 is not closed with `)` before the result (in a variation)",
+                "syntax syntax.agn:5:10: game 2, ply 3 (move 2, White): the variation opened here is not closed with `)` before the result (in a variation)",
                 "move-number syntax.agn:8:16: game 3, ply 3 (move 2, White): move number `3.` does not fit: ply 3 is move 2 (White to move)",
                 "move-number syntax.agn:11:16: game 4, ply 3 (move 2, White): `2...` marks a Black action, but White is to move at ply 3 (write `2.`)",
                 "syntax syntax.agn:14:1: game 5, ply 1 (move 1, White): a move number is followed by `.` (White) or `...` (Black), not 2 dots",

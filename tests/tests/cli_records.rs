@@ -319,3 +319,77 @@ fn position_strings_are_checked_and_printed() {
         run.stderr
     );
 }
+
+/// A transcribed game with comments, NAGs, suffixes and a nested variation, as people
+/// write them.
+const ANNOTATED: &str = "[Event \"annotated\"]\n{Notes before the game}\n\
+    1. h9-g9!? $14 {the usual start} (1. f1-g1 {quieter} b7-c7 (1... a2-a1 $2))\n\
+    1... b7-c7 ; a line comment with } inside\n\
+    2. g9-f9?? {a blunder} ({better:} 2. g9-h8!) c7-d7 *\n";
+
+#[test]
+fn annotations_survive_fmt_and_json_round_trips() {
+    let dir = scratch("annotated");
+    let file = write(&dir, "annotated.agn", ANNOTATED);
+    let canonical = agon(&["fmt", &file]).ok().stdout;
+    assert_eq!(
+        canonical,
+        "[Event \"annotated\"]\n[Result \"*\"]\n[Variant \"standard\"]\n\n\
+         {Notes before the game} 1. h9-g9!? $14 {the usual start} (1. f1-g1 {quieter}\n\
+         1... b7-c7 (1... a2-a1 $2)) 1... b7-c7 ; a line comment with } inside\n\
+         2. g9-f9?? {a blunder} ({better:} 2. g9-h8!) 2... c7-d7 *\n"
+    );
+    agon(&["fmt", "--in-place", &file]).ok();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), canonical);
+    agon(&["fmt", "--check", &file]).ok();
+    agon(&["validate", &file]).ok();
+    // To JSON and back, byte for byte.
+    let json = agon(&["convert", &file]).ok().stdout;
+    let game: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(
+        game["comments"],
+        serde_json::json!(["Notes before the game"])
+    );
+    assert_eq!(game["moves"][0]["suffix"], "!?");
+    assert_eq!(game["moves"][0]["nags"], serde_json::json!([14]));
+    assert_eq!(
+        game["moves"][0]["variations"][0]["moves"][1]["variations"][0]["moves"][0]["nags"],
+        serde_json::json!([2])
+    );
+    let json_file = write(&dir, "annotated.jsonl", &json);
+    assert_eq!(agon(&["convert", &json_file]).ok().stdout, canonical);
+    assert_eq!(
+        agon_with_stdin(&["convert", "--to", "json"], &canonical)
+            .ok()
+            .stdout,
+        json
+    );
+    // An illegal action inside a variation is found and named with its ply.
+    let bad = write(
+        &dir,
+        "bad.agn",
+        &canonical.replace("2. g9-h8!", "2. g9-h6!"),
+    );
+    let run = agon(&["validate", &bad]).code(1);
+    assert!(
+        run.stdout
+            .contains("7:38: game 1, ply 3 (move 2, White): g9-h6 is not legal")
+            && run.stdout.contains("(in a variation)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn ply_selection_before_a_defect_skips_variations() {
+    let dir = scratch("variation-ply");
+    let text = "1. h9-g9 (1. f1-g1 b7-c7 2. g1-g2) b7-c7 2. g9-g7 *\n";
+    let file = write(&dir, "bad.agn", text);
+    let at_two = agon(&["show", "--record", &file, "--ply", "2"]).ok();
+    assert_eq!(
+        at_two.stdout,
+        agon(&["show", "--moves", "h9-g9 b7-c7"]).ok().stdout
+    );
+    let run = agon(&["show", "--record", &file, "--ply", "3"]).code(2);
+    assert!(run.stderr.contains("--ply 2"), "{}", run.stderr);
+}

@@ -83,8 +83,7 @@ pub fn action_kind(action: Action) -> &'static str {
 
 /// Runs `agon moves`.
 pub fn run(args: &MovesArgs) -> CliResult {
-    let selected = args.position.select()?;
-    let game = &selected.game;
+    let game = &args.position.select()?;
     if let Some(outcome) = game.outcome() {
         eprintln!(
             "agon: the game is over ({}, {}): there are no legal actions",

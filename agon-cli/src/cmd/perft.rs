@@ -69,8 +69,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
             "depths up to 5 or 6 finish in seconds to minutes",
         ));
     }
-    let selected = args.position.select()?;
-    let mut game = selected.game;
+    let mut game = args.position.select()?;
     let count = |game: &mut agon_core::Game, depth| {
         if args.full {
             perft_full(game, depth)

@@ -125,7 +125,7 @@ fn clock_seed() -> u64 {
 
 /// Runs `agon play`.
 pub fn run(args: &PlayArgs) -> CliResult {
-    let game = args.position.select()?.game;
+    let game = args.position.select()?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let players = [
         build_player(&args.white, seed.wrapping_mul(2), "white")?,

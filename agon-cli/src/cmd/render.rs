@@ -119,8 +119,7 @@ fn format_of(path: &Path, format: Option<Format>) -> Result<Format, CliError> {
 /// Runs `agon render`.
 pub fn run(args: &RenderArgs) -> CliResult {
     let format = format_of(&args.output, args.format)?;
-    let selected = args.position.select()?;
-    let game = &selected.game;
+    let game = &args.position.select()?;
     let size = (args.size, height_for(args.size));
     let options = DiagramOptions {
         arrow: !args.no_arrow,

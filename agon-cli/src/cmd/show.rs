@@ -119,18 +119,20 @@ fn write_json(game: &Game) -> CliResult {
 
 /// Runs `agon show`.
 pub fn run(args: &ShowArgs) -> CliResult {
-    let selected = args.position.select()?;
+    let game = args.position.select()?;
     if args.json {
-        return write_json(&selected.game);
+        return write_json(&game);
     }
     let style = TextStyle {
         colour: !args.ascii && colour_wanted(),
     };
     let mut out = Out::new();
-    write_board(&mut out, &selected.game, style, !args.no_legend)?;
-    if let Some(text) = crate::records::position_string(selected.game.position()) {
-        writeln!(out, "Position: {text}")?;
-    }
+    write_board(&mut out, &game, style, !args.no_legend)?;
+    writeln!(
+        out,
+        "Position: {}",
+        agon_notation::format_position(game.position())
+    )?;
     out.flush()?;
     Ok(0)
 }
