@@ -46,10 +46,12 @@ fn valid_records_read_replay_and_round_trip() {
             assert_eq!(game.ply_count(), record.plies.len());
             let text = record.to_string();
             assert_eq!(text.parse::<GameRecord>().unwrap(), record, "{part}");
+            let json = record.to_json();
+            assert_eq!(GameRecord::from_json(&json).unwrap(), record, "{part}");
             games += 1;
         }
     }
-    assert_eq!(games, 4 + 1 + 11 + 5);
+    assert_eq!(games, 4 + 1 + 11 + 5 + 2);
 }
 
 #[test]
