@@ -353,33 +353,9 @@ fn shift(
                 }
                 error.line += first.line - 1;
             }
-            error.message = shift_line_mention(&error.message, first.line - 1);
             error.game += first_game - 1;
             Err(error)
         }
-    }
-}
-
-/// Shifts the one line number that a reader message may quote ("... before line N, which
-/// starts a tag") by `shift` lines, so that it names the file's line, not the batch's.
-fn shift_line_mention(message: &str, shift: u64) -> String {
-    const MARK: &str = "before line ";
-    let Some(at) = message.find(MARK) else {
-        return message.to_string();
-    };
-    let digits_start = at + MARK.len();
-    let digits_len = message[digits_start..]
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .count();
-    match message[digits_start..digits_start + digits_len].parse::<u64>() {
-        Ok(line) if shift > 0 => format!(
-            "{}{}{}",
-            &message[..digits_start],
-            line + shift,
-            &message[digits_start + digits_len..]
-        ),
-        _ => message.to_string(),
     }
 }
 
@@ -397,10 +373,6 @@ struct TeeBuffer {
 impl TeeBuffer {
     fn end(&self) -> u64 {
         self.base + self.bytes.len() as u64
-    }
-
-    fn at(&self, offset: u64) -> Option<u8> {
-        self.bytes.get((offset - self.base) as usize).copied()
     }
 
     fn slice(&self, from: u64, to: u64) -> Vec<u8> {
@@ -462,56 +434,6 @@ impl Visitor for Starts {
     }
 }
 
-/// Turns the reader's (line, column) locations into byte offsets, moving forward only.
-struct Locator {
-    /// Offset of the start of line `line`.
-    line_start: u64,
-    line: u64,
-    started: bool,
-}
-
-impl Locator {
-    fn offset(&mut self, buffer: &TeeBuffer, at: Location) -> Option<u64> {
-        if !self.started {
-            self.started = true;
-            // The reader skips a UTF-8 byte-order mark and starts line 1 after it.
-            if buffer.bytes.starts_with(b"\xef\xbb\xbf") && buffer.base == 0 {
-                self.line_start = 3;
-            }
-        }
-        while self.line < at.line {
-            let mut offset = self.line_start;
-            loop {
-                match buffer.at(offset)? {
-                    b'\n' => break,
-                    _ => offset += 1,
-                }
-            }
-            self.line_start = offset + 1;
-            self.line += 1;
-        }
-        let mut offset = self.line_start;
-        for _ in 1..at.column {
-            let lead = buffer.at(offset)?;
-            let len = utf8_len(lead);
-            let valid = len > 1
-                && (1..len as u64).all(|k| buffer.at(offset + k).is_some_and(|b| b & 0xc0 == 0x80));
-            offset += if valid { len as u64 } else { 1 };
-        }
-        Some(offset)
-    }
-}
-
-fn utf8_len(lead: u8) -> usize {
-    match lead {
-        0x00..=0x7f => 1,
-        0xc2..=0xdf => 2,
-        0xe0..=0xef => 3,
-        0xf0..=0xf4 => 4,
-        _ => 1,
-    }
-}
-
 /// A batch being filled.
 struct Open {
     start: u64,
@@ -545,11 +467,6 @@ fn split(
         inner: Rc::clone(&input),
         buffer: Rc::clone(&buffer),
     });
-    let mut locator = Locator {
-        line_start: 0,
-        line: 1,
-        started: false,
-    };
     let mut open: Option<Open> = None;
     // Batches closed at a game start, waiting for their lookahead bytes.
     let mut pending: Vec<(Open, u64)> = Vec::new();
@@ -573,7 +490,7 @@ fn split(
             let (first, first_game, start) = match (pending.first(), &open) {
                 (Some((batch, _)), _) => (batch.first, batch.first_game, batch.start),
                 (None, Some(batch)) => (batch.first, batch.first_game, batch.start),
-                (None, None) => (Location { line: 1, column: 1 }, 1, 0),
+                (None, None) => (Location::START, 1, 0),
             };
             let mut kept = std::mem::take(&mut buffer.borrow_mut().bytes);
             let base = buffer.borrow().base;
@@ -589,21 +506,14 @@ fn split(
             break;
         }
         games += 1;
-        let at = starts.start.unwrap_or(Location { line: 1, column: 1 });
-        let offset = {
-            let buffer = buffer.borrow();
-            locator.offset(&buffer, at).ok_or_else(|| {
-                format!(
-                    "internal error: cannot locate game {games} of {}",
-                    source.name
-                )
-            })?
-        };
+        // The reader knows where the game starts in the input, byte-exact.
+        let at = starts.start.unwrap_or(Location::START);
+        let offset = at.offset;
         match &mut open {
             None => {
                 open = Some(Open {
                     start: 0,
-                    first: Location { line: 1, column: 1 },
+                    first: Location::START,
                     first_game: 1,
                     games: 1,
                 })
@@ -636,8 +546,7 @@ fn split(
             .first()
             .map(|(b, _)| b.start)
             .or(open.as_ref().map(|b| b.start))
-            .unwrap_or(0)
-            .min(locator.line_start);
+            .unwrap_or(0);
         buffer.trim(keep);
     }
     // The reader has read to the end of the input: the last batch holds every byte.

@@ -61,6 +61,7 @@ mod reader;
 mod record;
 mod records;
 mod verdict;
+mod visitor;
 mod writer;
 
 pub use action_token::{format_annotated, parse_action, ActionError, AnnotatedAction};
@@ -73,11 +74,10 @@ pub use position_notation::{
     format_position, parse_position, parse_setup, PositionError, PLACEMENT_START_POSITION,
     START_POSITION,
 };
-pub use reader::{
-    Dots, Flow, Location, Reader, SyntaxError, Visitor, MAX_COMMENT, MAX_GAME_BYTES, MAX_TOKEN,
-};
+pub use reader::{Reader, MAX_COMMENT, MAX_GAME_BYTES, MAX_TOKEN};
 pub use record::{
     GameRecord, ENGINE_TAGS, LINE_WIDTH, MAX_TAGS, MAX_TAG_NAME, MAX_TAG_VALUE, ROSTER_TAGS,
 };
 pub use records::{Records, ValidGame, MAX_ANNOTATIONS};
 pub use verdict::{allowed_results, check_result, VerdictError};
+pub use visitor::{Dots, Flow, Location, SyntaxError, Visitor};

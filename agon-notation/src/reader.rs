@@ -16,12 +16,12 @@
 //! syntax error the reader skips to the end of the game (its result token, the next tag
 //! section, or the end of the input) and carries on with the next game.
 
-use crate::action_token::{fast_parse_prefix, AnnotatedAction};
-use crate::annotation::{Nag, Suffix, MAX_VARIATION_DEPTH};
 use crate::error::ErrorKind;
 use crate::record::MAX_TAG_VALUE;
-use agon_core::GameResult;
+pub use crate::visitor::{Dots, Flow, Location, SyntaxError, Visitor};
 use std::io::{self, Read};
+
+mod movetext;
 
 /// The longest token (action, move number, NAG) the reader accepts, in bytes.
 pub const MAX_TOKEN: usize = 64;
@@ -34,121 +34,6 @@ pub const MAX_COMMENT: usize = 8192;
 pub const MAX_GAME_BYTES: u64 = 4 << 20;
 
 const BUFFER: usize = 64 * 1024;
-
-/// A place in the input: 1-based line and column (in characters).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct Location {
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based column, counting characters (a UTF-8 byte-order mark is not counted).
-    pub column: u64,
-}
-
-/// Whether the reader should keep reporting the current game to the visitor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Keep going.
-    Continue,
-    /// Skip the rest of this game (the reader still finds where it ends).
-    Skip,
-}
-
-/// How a move number was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dots {
-    /// `12.`: before White's action.
-    One,
-    /// `12...`: before Black's action.
-    Three,
-}
-
-/// A syntax defect found by the reader. After reporting one, the reader skips the rest of
-/// the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    /// Where.
-    pub at: Location,
-    /// [`ErrorKind::Syntax`], [`ErrorKind::Encoding`] or [`ErrorKind::Tag`].
-    pub kind: ErrorKind,
-    /// What was found and what was expected.
-    pub message: String,
-}
-
-/// What a caller of [`Reader::read_game`] does with the parts of a game. Every method has a
-/// default that ignores its input.
-pub trait Visitor {
-    /// A game starts (its first tag, token or defect is at `at`).
-    fn begin_game(&mut self, at: Location) {
-        let _ = at;
-    }
-    /// A tag pair, with escapes resolved; `at` is the `[`, `value_at` the first character
-    /// inside the quotes.
-    fn tag(&mut self, name: &str, value: &str, at: Location, value_at: Location) -> Flow {
-        let _ = (name, value, at, value_at);
-        Flow::Continue
-    }
-    /// The tag section is over; the movetext starts at `at`.
-    fn begin_movetext(&mut self, at: Location) -> Flow {
-        let _ = at;
-        Flow::Continue
-    }
-    /// A move number (`12.` or `12...`; a number beyond `u64` is a defect of kind
-    /// [`ErrorKind::MoveNumber`] instead).
-    fn move_number(&mut self, number: u64, dots: Dots, at: Location) -> Flow {
-        let _ = (number, dots, at);
-        Flow::Continue
-    }
-    /// An action token, split into the action and its capture annotations (a token that
-    /// is not an action is a [`SyntaxError`] of kind [`ErrorKind::Action`]).
-    fn action(&mut self, action: AnnotatedAction, at: Location) -> Flow {
-        let _ = (action, at);
-        Flow::Continue
-    }
-    /// A NAG: `$0` to `$255` (a larger number is a [`SyntaxError`]).
-    fn nag(&mut self, nag: Nag, at: Location) -> Flow {
-        let _ = (nag, at);
-        Flow::Continue
-    }
-    /// A move suffix: `!`, `?`, `!!`, `??`, `!?`, `?!` (with or without a space after the
-    /// action).
-    fn suffix(&mut self, suffix: Suffix, at: Location) -> Flow {
-        let _ = (suffix, at);
-        Flow::Continue
-    }
-    /// A variation opens (`(`): the tokens up to the matching [`Visitor::end_variation`]
-    /// are an alternative to the action before it. Variations nest at most
-    /// [`MAX_VARIATION_DEPTH`] deep; a `)` without a `(`, a deeper `(`, and a variation
-    /// still open at the result or the game's end are [`SyntaxError`]s.
-    fn begin_variation(&mut self, at: Location) -> Flow {
-        let _ = at;
-        Flow::Continue
-    }
-    /// The variation opened last closes (`)`).
-    fn end_variation(&mut self, at: Location) -> Flow {
-        let _ = at;
-        Flow::Continue
-    }
-    /// A comment: `text` is what stands between `{` and `}`, or after `;` to the end of the
-    /// line, as written (carriage returns dropped, cut to [`MAX_COMMENT`] bytes).
-    fn comment(&mut self, text: &str, at: Location) -> Flow {
-        let _ = (text, at);
-        Flow::Continue
-    }
-    /// The result token.
-    fn result(&mut self, result: GameResult, at: Location) -> Flow {
-        let _ = (result, at);
-        Flow::Continue
-    }
-    /// A syntax defect; the rest of the game is skipped.
-    fn syntax_error(&mut self, error: SyntaxError) {
-        let _ = error;
-    }
-    /// The game is over: after its result token, or where the next game or the input
-    /// starts or ends (`at`).
-    fn end_game(&mut self, at: Location) {
-        let _ = at;
-    }
-}
 
 /// The streaming tokenizer. See the module documentation.
 pub struct Reader<R> {
@@ -277,6 +162,7 @@ impl<R: Read> Reader<R> {
                 .saturating_sub(self.line_start)
                 .saturating_sub(self.continuation)
                 .max(1),
+            offset,
         }
     }
 
@@ -606,10 +492,13 @@ impl<R: Read> Reader<R> {
                     if self.peek()? == Some(b'[') {
                         // The `[` starts the next game, even if this one had no movetext.
                         state.section = Section::Moves;
+                        // The distance, not the line number: the message stays true for
+                        // any part of a file read on its own.
+                        let below = self.line - at.line;
                         let message = format!(
-                            "the comment opened here is not closed with `}}` before line {}, \
-                             which starts a tag",
-                            self.line
+                            "the comment opened here is not closed with `}}` before the tag {below} \
+                             line{} below",
+                            if below == 1 { "" } else { "s" }
                         );
                         self.error(state, visitor, at, ErrorKind::Syntax, message);
                         return Ok(());
@@ -804,260 +693,14 @@ impl<R: Read> Reader<R> {
             }
         })
     }
-
-    /// One movetext token. Returns true if it was the result token (the game is over).
-    fn movetext_token<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-    ) -> io::Result<bool> {
-        self.fill(MAX_TOKEN + 1)?;
-        let at = self.location();
-        // Every scan below is bounded by the window, which keeps the reader linear.
-        let window = &self.buf[self.pos..self.end.min(self.pos + MAX_TOKEN + 1)];
-        let first = window[0];
-        match first {
-            b'0'..=b'9' => {
-                let digits = window
-                    .iter()
-                    .position(|b| !b.is_ascii_digit())
-                    .unwrap_or(window.len());
-                if window.get(digits) == Some(&b'.') {
-                    let dots = window[digits..]
-                        .iter()
-                        .position(|&b| b != b'.')
-                        .unwrap_or(window.len() - digits);
-                    let number = window[..digits].iter().try_fold(0u64, |n, &d| {
-                        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-                    });
-                    if digits + dots > MAX_TOKEN {
-                        return self.too_long(state, visitor, at);
-                    }
-                    let written = String::from_utf8_lossy(&window[..digits + dots]).into_owned();
-                    self.pos += digits + dots;
-                    let Some(number) = number else {
-                        let message = format!("`{written}` is too large for a move number");
-                        self.error(state, visitor, at, ErrorKind::MoveNumber, message);
-                        return Ok(false);
-                    };
-                    let dots = match dots {
-                        1 => Dots::One,
-                        3 => Dots::Three,
-                        n => {
-                            let message = format!(
-                                "a move number is followed by `.` (White) or `...` (Black), \
-                                 not {n} dots"
-                            );
-                            self.error(state, visitor, at, ErrorKind::Syntax, message);
-                            return Ok(false);
-                        }
-                    };
-                    if !state.skipping {
-                        state.apply(visitor.move_number(number, dots, at));
-                    }
-                    return Ok(false);
-                }
-                let word_len = word_len(window);
-                if word_len > MAX_TOKEN {
-                    return self.too_long(state, visitor, at);
-                }
-                let result = match &window[..word_len] {
-                    b"1-0" => Some(GameResult::WhiteWins),
-                    b"0-1" => Some(GameResult::BlackWins),
-                    b"1/2-1/2" => Some(GameResult::Draw),
-                    _ => None,
-                };
-                let text = String::from_utf8_lossy(&window[..word_len]).into_owned();
-                self.pos += word_len;
-                match result {
-                    Some(result) => {
-                        self.close_before_result(state, visitor);
-                        if !state.skipping {
-                            visitor.result(result, at);
-                        }
-                        Ok(true)
-                    }
-                    None => {
-                        let message = format!(
-                            "`{text}` is neither a move number (`12.`, `12...`) nor a result \
-                             (1-0, 0-1, 1/2-1/2, *)"
-                        );
-                        self.error(state, visitor, at, ErrorKind::Syntax, message);
-                        Ok(false)
-                    }
-                }
-            }
-            b'*' => {
-                self.pos += 1;
-                self.close_before_result(state, visitor);
-                if !state.skipping {
-                    visitor.result(GameResult::Unfinished, at);
-                }
-                Ok(true)
-            }
-            b'$' => {
-                let digits = window[1..]
-                    .iter()
-                    .position(|b| !b.is_ascii_digit())
-                    .unwrap_or(window.len() - 1);
-                if digits == 0 {
-                    self.pos += 1;
-                    let message = "`$` starts a NAG like `$1`; expected digits".to_string();
-                    self.error(state, visitor, at, ErrorKind::Syntax, message);
-                    return Ok(false);
-                }
-                if digits + 1 > MAX_TOKEN {
-                    return self.too_long(state, visitor, at);
-                }
-                let len = digits + 1;
-                let written = std::str::from_utf8(&window[..len]).unwrap_or_default();
-                match written.parse::<Nag>() {
-                    Ok(nag) => {
-                        self.pos += len;
-                        if !state.skipping {
-                            state.apply(visitor.nag(nag, at));
-                        }
-                    }
-                    Err(e) => {
-                        let message = format!("`{written}` is not a NAG: {e}");
-                        self.pos += len;
-                        self.error(state, visitor, at, ErrorKind::Syntax, message);
-                    }
-                }
-                Ok(false)
-            }
-            b'!' | b'?' => {
-                let len = window
-                    .iter()
-                    .position(|&b| b != b'!' && b != b'?')
-                    .unwrap_or(window.len());
-                let Some(suffix) = Suffix::from_token(&window[..len]) else {
-                    self.pos += len.min(MAX_TOKEN);
-                    let message = "a move suffix is one of !, ?, !!, ??, !?, ?!".to_string();
-                    self.error(state, visitor, at, ErrorKind::Syntax, message);
-                    return Ok(false);
-                };
-                self.pos += len;
-                if !state.skipping {
-                    state.apply(visitor.suffix(suffix, at));
-                }
-                Ok(false)
-            }
-            _ if first.is_ascii_alphabetic() => {
-                // The fast path: a well-formed action, read in one pass.
-                if let Some((action, used)) = fast_parse_prefix(window) {
-                    if used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)) {
-                        self.pos += used;
-                        if !state.skipping {
-                            state.apply(visitor.action(action, at));
-                        }
-                        return Ok(false);
-                    }
-                }
-                let word_len = word_len(window);
-                if word_len > MAX_TOKEN {
-                    return self.too_long(state, visitor, at);
-                }
-                if state.skipping {
-                    self.pos += word_len;
-                    return Ok(false);
-                }
-                let parsed = AnnotatedAction::parse_bytes(&window[..word_len]);
-                self.pos += word_len;
-                match parsed {
-                    Ok(action) => {
-                        let flow = visitor.action(action, at);
-                        state.apply(flow);
-                    }
-                    Err(e) => self.error(state, visitor, at, e.kind, e.message),
-                }
-                Ok(false)
-            }
-            b'(' => {
-                self.pos += 1;
-                if state.skipping {
-                    return Ok(false);
-                }
-                if state.variations.len() == MAX_VARIATION_DEPTH {
-                    let message = format!(
-                        "variations nest at most {MAX_VARIATION_DEPTH} deep; this `(` opens \
-                         one more"
-                    );
-                    self.error(state, visitor, at, ErrorKind::Syntax, message);
-                    return Ok(false);
-                }
-                state.variations.push(at);
-                state.apply(visitor.begin_variation(at));
-                Ok(false)
-            }
-            b')' => {
-                self.pos += 1;
-                if state.skipping {
-                    return Ok(false);
-                }
-                if state.variations.pop().is_none() {
-                    let message = "`)` closes no variation: no `(` is open".to_string();
-                    self.error(state, visitor, at, ErrorKind::Syntax, message);
-                    return Ok(false);
-                }
-                state.apply(visitor.end_variation(at));
-                Ok(false)
-            }
-            0x80.. => {
-                let found = self.describe_next()?;
-                if self.utf8_char(state, visitor)? {
-                    let message = format!(
-                        "unexpected {found}: outside comments and tag values a record is ASCII"
-                    );
-                    self.error(state, visitor, at, ErrorKind::Syntax, message);
-                }
-                Ok(false)
-            }
-            _ => {
-                let found = self.describe_next()?;
-                self.pos += 1;
-                let message = format!(
-                    "unexpected {found}: expected an action, a move number, a comment, a NAG \
-                     or a result"
-                );
-                self.error(state, visitor, at, ErrorKind::Syntax, message);
-                Ok(false)
-            }
-        }
-    }
-
-    /// At a result token: a variation still open is an error (at its `(`).
-    fn close_before_result<V: Visitor>(&mut self, state: &mut GameState, visitor: &mut V) {
-        if let Some(&open) = state.variations.last() {
-            state.variations.clear();
-            let message =
-                "the variation opened here is not closed with `)` before the result".to_string();
-            self.error(state, visitor, open, ErrorKind::Syntax, message);
-        }
-    }
-
-    fn too_long<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
-        let message = format!("a token longer than {MAX_TOKEN} characters");
-        self.error(state, visitor, at, ErrorKind::Syntax, message);
-        while let Some(b) = self.peek()? {
-            if is_word(b) || b == b'.' || b == b'!' || b == b'?' || b == b'$' {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
-        Ok(false)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::action_token::AnnotatedAction;
+    use crate::annotation::{Nag, Suffix};
+    use agon_core::GameResult;
 
     #[derive(Default)]
     struct Log(Vec<String>);
@@ -1144,6 +787,31 @@ mod tests {
     }
 
     #[test]
+    fn locations_carry_byte_offsets() {
+        /// The offsets of game starts and actions.
+        struct Offsets(Vec<u64>);
+        impl Visitor for Offsets {
+            fn begin_game(&mut self, at: Location) {
+                self.0.push(at.offset);
+            }
+            fn action(&mut self, _: AnnotatedAction, at: Location) -> Flow {
+                self.0.push(at.offset);
+                Flow::Continue
+            }
+        }
+        let text = "\u{feff}{é} 1. h9-g9 *\n[Event \"Café\"]\n1. b7-c7 *";
+        let mut reader = Reader::new(OneByte(text.as_bytes()));
+        let mut offsets = Offsets(Vec::new());
+        while reader.read_game(&mut offsets).unwrap() {}
+        let at = |token: &str| text.find(token).unwrap() as u64;
+        assert_eq!(
+            offsets.0,
+            [at("1."), at("h9-g9"), at("[Event"), at("b7-c7")]
+        );
+        assert_eq!(&text[at("b7-c7") as usize..], "b7-c7 *");
+    }
+
+    #[test]
     fn a_tag_after_movetext_starts_the_next_game() {
         let lines = log(b"b1-c1\n[Event \"x\"]\n*\n");
         assert_eq!(
@@ -1187,7 +855,7 @@ mod tests {
                 "begin 1:1",
                 "number 1.",
                 "action b1-c1 @1:4",
-                "error syntax @1:10 the comment opened here is not closed with `}` before line 2, which starts a tag",
+                "error syntax @1:10 the comment opened here is not closed with `}` before the tag 1 line below",
                 "end 2:1",
                 "begin 2:1",
                 "tag Event=next @2:9",

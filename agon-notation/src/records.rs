@@ -314,9 +314,11 @@ impl<'a> Builder<'a> {
             Some((text, at)) => match parse_position(text, rules) {
                 Ok(position) => position,
                 Err(e) => {
+                    let before: usize = text.chars().take(e.column - 1).map(char::len_utf8).sum();
                     let at = Location {
                         line: at.line,
                         column: at.column + e.column as u64 - 1,
+                        offset: at.offset + before as u64,
                     };
                     let message = format!("the Position tag is not a position: {}", e.message);
                     return self.fail(at, 0, ErrorKind::Position, message);

@@ -140,10 +140,10 @@ fn variation_syntax_errors_have_exact_places() {
     assert_eq!((e.kind, e.column), (ErrorKind::Syntax, 10));
     assert_eq!(e.message, "`)` closes no variation: no `(` is open");
     let e = error("1. h9-g9 (1. f1-g1\n\n[Event \"next\"]\n*");
-    assert_eq!((e.kind, e.line, e.column), (ErrorKind::Syntax, 3, 1));
+    assert_eq!((e.kind, e.line, e.column), (ErrorKind::Syntax, 1, 10));
     assert!(e
         .message
-        .starts_with("the variation opened at 1:10 is not closed"));
+        .starts_with("the variation opened here is not closed with `)` before the game ends"));
     let e = error("1. h9-g9 $256 *");
     assert_eq!((e.kind, e.column), (ErrorKind::Syntax, 10));
     assert_eq!(e.message, "`$256` is not a NAG: a NAG is at most $255");

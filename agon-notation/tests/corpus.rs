@@ -155,7 +155,7 @@ fn invalid_records_fail_with_the_expected_errors() {
                 "syntax syntax.agn:20:10: game 7, ply 2 (move 1, Black): a move suffix is one of !, ?, !!, ??, !?, ?!",
                 "syntax syntax.agn:23:10: game 8, ply 2 (move 1, Black): `$` starts a NAG like `$1`; expected digits",
                 "syntax syntax.agn:26:10: game 9, ply 2 (move 1, Black): `2-0` is neither a move number (`12.`, `12...`) nor a result (1-0, 0-1, 1/2-1/2, *)",
-                "syntax syntax.agn:29:10: game 10, ply 2 (move 1, Black): the comment opened here is not closed with `}` before line 31, which starts a tag",
+                "syntax syntax.agn:29:10: game 10, ply 2 (move 1, Black): the comment opened here is not closed with `}` before the tag 2 lines below",
                 "syntax syntax.agn:32:10: game 11, ply 2 (move 1, Black): a token longer than 64 characters",
                 "syntax syntax.agn:35:10: game 12, ply 2 (move 1, Black): unexpected `}`: expected an action, a move number, a comment, a NAG or a result",
                 "action syntax.agn:38:10: game 13, ply 2 (move 1, Black): `resign` is not an action: expected a step `b1-c1`, a relocation `d9@a5`, a placement `Q@f1`/`G@b1` or `pass`",
