@@ -1,6 +1,6 @@
 //! Actions: steps, relocations, placements and passes, in the notation of docs/notation.md.
 
-use crate::{Cell, PieceKind};
+use crate::{Cell, ParseCellError, PieceKind};
 use std::fmt;
 use std::str::FromStr;
 
@@ -72,16 +72,44 @@ pub struct ParseActionError {
     /// The offending text.
     pub text: String,
     /// What was wrong.
-    pub reason: String,
+    pub kind: ParseActionErrorKind,
+}
+
+/// What was wrong with a text that is not an action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseActionErrorKind {
+    /// It has the shape of an action, but a part is not a cell.
+    Cell(ParseCellError),
+    /// It has none of the shapes `b1-c1`, `d9@a5`, `Q@f1`/`G@b1`, `pass`.
+    Shape,
+}
+
+impl fmt::Display for ParseActionErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseActionErrorKind::Cell(e) => write!(f, "{e}"),
+            ParseActionErrorKind::Shape => f.write_str(
+                "expected a step `b1-c1`, a relocation `d9@a5`, a placement `Q@f1`/`G@b1` or \
+                 `pass`",
+            ),
+        }
+    }
 }
 
 impl fmt::Display for ParseActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` is not an action: {}", self.text, self.reason)
+        write!(f, "`{}` is not an action: {}", self.text, self.kind)
     }
 }
 
-impl std::error::Error for ParseActionError {}
+impl std::error::Error for ParseActionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ParseActionErrorKind::Cell(e) => Some(e),
+            ParseActionErrorKind::Shape => None,
+        }
+    }
+}
 
 impl FromStr for Action {
     type Err = ParseActionError;
@@ -89,14 +117,14 @@ impl FromStr for Action {
     /// Parses one action without capture annotations: `b1-c1`, `d9@a5`, `Q@f1`, `G@b1`,
     /// `pass`. Cell names are strict (see [`Cell::parse`]).
     fn from_str(text: &str) -> Result<Action, ParseActionError> {
-        let error = |reason: String| ParseActionError {
+        let error = |kind| ParseActionError {
             text: text.to_string(),
-            reason,
+            kind,
         };
         if text == "pass" {
             return Ok(Action::Pass);
         }
-        let cell = |part: &str| Cell::parse(part).map_err(|e| error(e.to_string()));
+        let cell = |part: &str| Cell::parse(part).map_err(|e| error(ParseActionErrorKind::Cell(e)));
         if let Some((from, to)) = text.split_once('-') {
             return Ok(Action::Step {
                 from: cell(from)?,
@@ -120,10 +148,7 @@ impl FromStr for Action {
                 }),
             };
         }
-        Err(error(
-            "expected a step `b1-c1`, a relocation `d9@a5`, a placement `Q@f1`/`G@b1` or `pass`"
-                .into(),
-        ))
+        Err(error(ParseActionErrorKind::Shape))
     }
 }
 
@@ -191,5 +216,31 @@ impl std::ops::Deref for ActionList {
 impl fmt::Debug for ActionList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn parse_errors_say_which_part_is_wrong() {
+        let e = "b1-z9".parse::<Action>().unwrap_err();
+        assert_eq!(e.text, "b1-z9");
+        let ParseActionErrorKind::Cell(cell) = &e.kind else {
+            panic!("a bad cell: {e:?}")
+        };
+        assert_eq!(cell.text, "z9");
+        assert!(e.source().is_some());
+        assert_eq!(e.to_string(), format!("`b1-z9` is not an action: {cell}"));
+        let e = "resign".parse::<Action>().unwrap_err();
+        assert_eq!(e.kind, ParseActionErrorKind::Shape);
+        assert!(e.source().is_none());
+        assert_eq!(
+            e.to_string(),
+            "`resign` is not an action: expected a step `b1-c1`, a relocation `d9@a5`, a \
+             placement `Q@f1`/`G@b1` or `pass`"
+        );
     }
 }

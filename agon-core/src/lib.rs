@@ -66,13 +66,13 @@ mod setup;
 mod side;
 mod zobrist;
 
-pub use action::{Action, ActionList, ParseActionError};
+pub use action::{Action, ActionList, ParseActionError, ParseActionErrorKind};
 pub use bitboard::Bitboard;
 pub use cell::{Cell, Direction, ParseCellError, FILE_LETTERS};
 pub use game::{Game, Ply};
 pub use illegal::IllegalAction;
 pub use movegen::LegalActions;
-pub use outcome::{GameResult, Outcome, Termination};
+pub use outcome::{GameResult, Outcome, ParseResultError, ParseTerminationError, Termination};
 pub use perft::{divide, perft, perft_full};
 pub use playout::{random_games, random_playout, PlayoutTally};
 pub use position::{Formation, Phase, Position};

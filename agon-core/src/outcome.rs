@@ -62,17 +62,36 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// A text that is not a result token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseResultError {
+    /// The text given.
+    pub text: String,
+}
+
+impl fmt::Display for ParseResultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a result; expected 1-0, 0-1, 1/2-1/2 or *",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseResultError {}
+
 impl FromStr for GameResult {
-    type Err = String;
-    fn from_str(text: &str) -> Result<GameResult, String> {
+    type Err = ParseResultError;
+    fn from_str(text: &str) -> Result<GameResult, ParseResultError> {
         match text {
             "1-0" => Ok(GameResult::WhiteWins),
             "0-1" => Ok(GameResult::BlackWins),
             "1/2-1/2" => Ok(GameResult::Draw),
             "*" => Ok(GameResult::Unfinished),
-            _ => Err(format!(
-                "`{text}` is not a result; expected 1-0, 0-1, 1/2-1/2 or *"
-            )),
+            _ => Err(ParseResultError {
+                text: text.to_string(),
+            }),
         }
     }
 }
@@ -164,17 +183,34 @@ impl fmt::Display for Termination {
     }
 }
 
+/// A text that names no termination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseTerminationError {
+    /// The text given.
+    pub text: String,
+}
+
+impl fmt::Display for ParseTerminationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a termination; expected one of {}",
+            self.text,
+            Termination::ALL.map(Termination::name).join(", ")
+        )
+    }
+}
+
+impl std::error::Error for ParseTerminationError {}
+
 impl FromStr for Termination {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Termination, String> {
+    type Err = ParseTerminationError;
+    fn from_str(text: &str) -> Result<Termination, ParseTerminationError> {
         Termination::ALL
             .into_iter()
             .find(|t| t.name() == text)
-            .ok_or_else(|| {
-                format!(
-                    "`{text}` is not a termination; expected one of {}",
-                    Termination::ALL.map(Termination::name).join(", ")
-                )
+            .ok_or_else(|| ParseTerminationError {
+                text: text.to_string(),
             })
     }
 }
@@ -186,4 +222,29 @@ pub struct Outcome {
     pub result: GameResult,
     /// Why.
     pub termination: Termination,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_errors_carry_the_text_and_list_what_is_valid() {
+        assert_eq!("1/2-1/2".parse(), Ok(GameResult::Draw));
+        let e = "2-0".parse::<GameResult>().unwrap_err();
+        assert_eq!(e, ParseResultError { text: "2-0".into() });
+        assert_eq!(
+            e.to_string(),
+            "`2-0` is not a result; expected 1-0, 0-1, 1/2-1/2 or *"
+        );
+        for t in Termination::ALL {
+            assert_eq!(t.name().parse(), Ok(t));
+        }
+        let e = "checkmate".parse::<Termination>().unwrap_err();
+        assert_eq!(e.text, "checkmate");
+        assert!(e
+            .to_string()
+            .starts_with("`checkmate` is not a termination; expected one of formation, "));
+        let _: &dyn std::error::Error = &e;
+    }
 }

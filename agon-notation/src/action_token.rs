@@ -65,7 +65,7 @@ impl AnnotatedAction {
             if head.is_empty() {
                 syntax("expected an action before `x`".into())
             } else {
-                syntax(e.reason)
+                syntax(e.kind.to_string())
             }
         })?;
         let mut marked = Bitboard::EMPTY;

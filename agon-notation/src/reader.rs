@@ -1002,6 +1002,20 @@ mod tests {
         );
         assert_eq!(lines[3], "end 1:100006");
         assert_eq!(lines[5], "error tag @2:9 a tag value is at most 8192 bytes");
+        let error = SyntaxError {
+            at: Location {
+                line: 2,
+                column: 9,
+                offset: 100_017,
+            },
+            kind: ErrorKind::Tag,
+            message: "a tag value is at most 8192 bytes".into(),
+        };
+        let as_error: &dyn std::error::Error = &error;
+        assert_eq!(
+            as_error.to_string(),
+            "2:9: a tag value is at most 8192 bytes"
+        );
         assert_eq!(lines.len(), 7);
     }
 }

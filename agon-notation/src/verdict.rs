@@ -17,6 +17,14 @@ pub struct VerdictError {
     pub message: String,
 }
 
+impl std::fmt::Display for VerdictError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for VerdictError {}
+
 /// The terminations a record may give for a game the rules did not end, and the results
 /// each allows.
 pub fn allowed_results(termination: Termination) -> &'static [GameResult] {
@@ -126,6 +134,8 @@ mod tests {
         assert!(check_result(Some(FORMATION), 40, GameResult::WhiteWins, None).is_ok());
         let e = check_result(Some(FORMATION), 40, GameResult::Unfinished, None).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Result);
+        let as_error: &dyn std::error::Error = &e;
+        assert_eq!(as_error.to_string(), e.message);
         assert_eq!(
             e.message,
             "the rules ended the game after ply 40 by formation (White wins), so the result \

@@ -58,7 +58,16 @@ pub struct SyntaxError {
     pub message: String,
 }
 
-/// What a caller of [`Reader::read_game`] does with the parts of a game. Every method has a
+impl std::fmt::Display for SyntaxError {
+    /// `line:column: message`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.at.line, self.at.column, self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// What a caller of [`crate::Reader::read_game`] does with the parts of a game. Every method has a
 /// default that ignores its input.
 pub trait Visitor {
     /// A game starts (its first tag, token or defect is at `at`).
