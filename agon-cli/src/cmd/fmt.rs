@@ -20,7 +20,8 @@ Examples:
   cat messy.agn | agon fmt > clean.agn
 Canonical form: roster tags first, then Result, Variant, Position, Termination; every
 capture annotated; move numbers; lines of at most 80 characters; one blank line between
-games. A file with an invalid game is never rewritten; the game is reported (exit 1).";
+games. Comments, NAGs, move suffixes and variations are kept. A file with an invalid game
+is never rewritten; the game is reported (exit 1).";
 
 /// Options of `agon fmt`.
 #[derive(Args, Debug)]
