@@ -2,7 +2,8 @@
 //! stop flag, a report after every iteration).
 
 use agon_core::agents::{
-    from_spec, Agent, AlphaBetaAgent, AlphaBetaConfig, SearchControl, SearchLimits,
+    from_spec, Agent, AlphaBetaAgent, AlphaBetaConfig, MctsAgent, MctsConfig, SearchControl,
+    SearchLimits,
 };
 use agon_core::{Game, Rules, Side};
 use agon_tests::positions::{game_of, position};
@@ -57,6 +58,31 @@ fn a_stop_flag_ends_a_search_without_limits() {
     let report = agent.last_report().unwrap();
     // The flag is polled every few thousand nodes at most; depth 64 would take billions.
     assert!(report.nodes < 100_000, "{} nodes", report.nodes);
+}
+
+#[test]
+fn a_stop_flag_ends_an_mcts_search_without_limits() {
+    let game = game_of(&["h9-g9", "b7-c7"]);
+    let mut agent = MctsAgent::new(MctsConfig::with_playouts(1000, 3));
+    let mut control = SearchControl {
+        limits: Some(SearchLimits::default()),
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        ..SearchControl::default()
+    };
+    // Without the flag this would run until stopped; the flag is polled every 64 playouts.
+    let action = agent.choose_with(&game, &mut control);
+    assert!(game.position().legal().contains(action));
+    assert_eq!(agent.last_report().unwrap().playouts, 64);
+    // A node budget counts playouts.
+    let mut control = SearchControl {
+        limits: Some(SearchLimits {
+            nodes: Some(300),
+            ..SearchLimits::default()
+        }),
+        ..SearchControl::default()
+    };
+    agent.choose_with(&game, &mut control);
+    assert_eq!(agent.last_report().unwrap().playouts, 300);
 }
 
 #[test]

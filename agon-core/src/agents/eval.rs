@@ -16,6 +16,10 @@
 //!   queen); the other side's threats count less (they can be parried);
 //! - **mobility**: the cells of rings 1-3 each side's guards can step to;
 //! - **tempo**: a small bonus for the side to move.
+//!
+//! [`EvalTerms`] holds these terms per side ([`EvalTerm`] names them: `progress`,
+//! `formation`, `relocations`, `threats`, `mobility`, `tempo`); the search adds them up
+//! through the same code.
 
 use super::features::{self, RINGS};
 use crate::{
@@ -221,6 +225,102 @@ pub(crate) enum Verdict {
     Score(i32),
 }
 
+/// The named terms of the evaluation (see the module documentation), in the order
+/// [`EvalTerm::ALL`] lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EvalTerm {
+    /// The rings of the queen and of every active guard.
+    Progress,
+    /// The formation bonus around a queen on the throne, less what blocks it (enemy pieces
+    /// on ring 1, own guards on ring 1 under an enemy queen on the throne).
+    Formation,
+    /// What pieces waiting to be relocated cost or are worth.
+    Relocations,
+    /// Captures the side could make now (its own turn) or next (the other side's turn).
+    Threats,
+    /// The cells of rings 1-3 the side's guards can step to.
+    Mobility,
+    /// The side to move's small bonus.
+    Tempo,
+}
+
+impl EvalTerm {
+    /// Every term, in a fixed order.
+    pub const ALL: [EvalTerm; 6] = [
+        EvalTerm::Progress,
+        EvalTerm::Formation,
+        EvalTerm::Relocations,
+        EvalTerm::Threats,
+        EvalTerm::Mobility,
+        EvalTerm::Tempo,
+    ];
+
+    /// The term's name in lower case (`progress`, `formation`, `relocations`, `threats`,
+    /// `mobility`, `tempo`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EvalTerm::Progress => "progress",
+            EvalTerm::Formation => "formation",
+            EvalTerm::Relocations => "relocations",
+            EvalTerm::Threats => "threats",
+            EvalTerm::Mobility => "mobility",
+            EvalTerm::Tempo => "tempo",
+        }
+    }
+}
+
+impl std::fmt::Display for EvalTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A position's evaluation split by term and side: each side's points for each term, in
+/// the evaluation's units. White's total less Black's is the evaluation
+/// ([`crate::agents::evaluate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalTerms {
+    points: [[i32; 2]; EvalTerm::ALL.len()],
+}
+
+impl EvalTerms {
+    /// The points `side` gets for `term`.
+    pub fn get(&self, term: EvalTerm, side: Side) -> i32 {
+        self.points[term as usize][side.index()]
+    }
+
+    /// The sum of `side`'s points over every term.
+    pub fn total(&self, side: Side) -> i32 {
+        self.points.iter().map(|p| p[side.index()]).sum()
+    }
+
+    /// The evaluation from White's point of view: White's total less Black's.
+    pub fn white(&self) -> i32 {
+        self.total(Side::White) - self.total(Side::Black)
+    }
+}
+
+/// Where the evaluation's terms go: summed per side (the search) or kept apart.
+trait Tally {
+    fn add(&mut self, side: Side, term: EvalTerm, points: i32);
+}
+
+/// Each side's sum over every term.
+struct Sums([i32; 2]);
+
+impl Tally for Sums {
+    #[inline(always)]
+    fn add(&mut self, side: Side, _term: EvalTerm, points: i32) {
+        self.0[side.index()] += points;
+    }
+}
+
+impl Tally for EvalTerms {
+    fn add(&mut self, side: Side, term: EvalTerm, points: i32) {
+        self.points[term as usize][side.index()] += points;
+    }
+}
+
 impl Evaluator {
     /// An evaluator with the default weights; `noise` adds a pseudo-random amount in
     /// `-noise..=noise` to every score, fixed per position and `salt`.
@@ -253,7 +353,31 @@ impl Evaluator {
     }
 
     /// The evaluation from White's point of view.
+    #[inline]
     pub(crate) fn white(&self, pos: &Position) -> Verdict {
+        let mut sums = Sums([0; 2]);
+        if !self.tally(pos, &mut sums) {
+            return Verdict::NoMoves;
+        }
+        let mut white = sums.0[0] - sums.0[1];
+        if self.noise > 0 {
+            white += self.noise_for(pos.hash());
+        }
+        Verdict::Score(white)
+    }
+
+    /// The evaluation split into its terms for each side (without noise), or `None` when
+    /// the side to move has no legal action.
+    pub(crate) fn terms(&self, pos: &Position) -> Option<EvalTerms> {
+        let mut terms = EvalTerms::default();
+        self.tally(pos, &mut terms).then_some(terms)
+    }
+
+    /// Adds every term of both sides to `tally`; `false` (and nothing added) when the side
+    /// to move has no legal action. The one place that computes the evaluation: the
+    /// search's sums and the public breakdown both come from here.
+    #[inline(always)]
+    fn tally(&self, pos: &Position, tally: &mut impl Tally) -> bool {
         let w = &self.weights;
         let to_move = pos.to_move();
         let phase = pos.phase();
@@ -266,9 +390,8 @@ impl Evaluator {
             _ => true,
         };
         if may_be_stuck && !pos.rules().forced_pass() && !pos.legal().any() {
-            return Verdict::NoMoves;
+            return false;
         }
-        let mut score = [0i32; 2];
         for side in Side::BOTH {
             let s = side.index();
             let foe = !side;
@@ -276,26 +399,34 @@ impl Evaluator {
             let queen = features::active_queen(pos, side);
             let foe_queen = features::active_queen(pos, foe);
             let ring1 = (guards & RINGS[1]).count() as usize;
-            let mut v = w.guard_ring[1] * ring1 as i32;
+            let mut progress = w.guard_ring[1] * ring1 as i32;
             for (k, ring) in RINGS.iter().enumerate().skip(2) {
-                v += w.guard_ring[k] * (guards & *ring).count() as i32;
+                progress += w.guard_ring[k] * (guards & *ring).count() as i32;
             }
+            let mut formation = 0;
+            let mut relocations = 0;
             if let Some(q) = queen.first() {
-                v += w.queen_ring[q.ring() as usize];
+                progress += w.queen_ring[q.ring() as usize];
                 if q.ring() == 0 {
-                    v += w.formation[ring1];
+                    formation += w.formation[ring1];
                 }
             } else if let Some(at) = pos.queen(side) {
-                v += self.captured_queen_value(pos, side, at);
+                relocations += self.captured_queen_value(pos, side, at);
             }
             if (foe_queen & Bitboard::THRONE).any() {
-                v += w.guard_ring1_throne_lost * ring1 as i32;
+                formation += w.guard_ring1_throne_lost * ring1 as i32;
             }
-            v += w.enemy_on_ring1 * (pos.active(foe) & Bitboard::RING1).count() as i32;
+            formation += w.enemy_on_ring1 * (pos.active(foe) & Bitboard::RING1).count() as i32;
             let captured_guards = pos.pieces(side, PieceKind::Guard) & pos.captured();
-            v += w.captured_guard * captured_guards.count() as i32;
-            v += w.mobility * steps[s].guard_count as i32;
-            score[s] = v;
+            relocations += w.captured_guard * captured_guards.count() as i32;
+            tally.add(side, EvalTerm::Progress, progress);
+            tally.add(side, EvalTerm::Formation, formation);
+            tally.add(side, EvalTerm::Relocations, relocations);
+            tally.add(
+                side,
+                EvalTerm::Mobility,
+                w.mobility * steps[s].guard_count as i32,
+            );
         }
         // Threats: only normal play and relocations that interact can capture.
         let mover_can_capture = match phase {
@@ -311,7 +442,7 @@ impl Evaluator {
             let cells = sides.capture_cells[to_move.index()] & reach;
             if cells.any() {
                 let gain = self.best_victim(pos, sides.victims(pos, to_move, cells));
-                score[to_move.index()] += gain * w.threat_to_move / 100;
+                tally.add(to_move, EvalTerm::Threats, gain * w.threat_to_move / 100);
             }
         }
         let waiting = !to_move;
@@ -319,15 +450,11 @@ impl Evaluator {
             let cells = sides.capture_cells[waiting.index()] & steps[waiting.index()].targets;
             if cells.any() {
                 let gain = self.best_victim(pos, sides.victims(pos, waiting, cells));
-                score[waiting.index()] += gain * w.threat_waiting / 100;
+                tally.add(waiting, EvalTerm::Threats, gain * w.threat_waiting / 100);
             }
         }
-        score[to_move.index()] += w.tempo;
-        let mut white = score[0] - score[1];
-        if self.noise > 0 {
-            white += self.noise_for(pos.hash());
-        }
-        Verdict::Score(white)
+        tally.add(to_move, EvalTerm::Tempo, w.tempo);
+        true
     }
 
     /// What capturing the most valuable of `victims` would take from their owner.

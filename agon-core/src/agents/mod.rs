@@ -21,7 +21,7 @@ mod spec;
 mod terminal;
 
 pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig, SearchReport};
-pub use eval::{WeightOverrides, WeightsError};
+pub use eval::{EvalTerm, EvalTerms, WeightOverrides, WeightsError};
 pub use greedy::{GreedyAgent, GreedyConfig};
 pub use mcts::{MctsAgent, MctsConfig, MctsReport};
 pub use random::RandomAgent;
@@ -40,6 +40,22 @@ pub fn evaluate(position: &Position) -> Option<i32> {
         eval::Verdict::NoMoves => None,
         eval::Verdict::Score(s) => Some(s),
     }
+}
+
+/// The static evaluation split into its named terms for each side ([`EvalTerms`]), or
+/// `None` when the side to move has no legal action. White's total less Black's equals
+/// [`evaluate`].
+///
+/// ```
+/// use agon_core::agents::{evaluate, evaluate_terms, EvalTerm};
+/// use agon_core::{Position, Rules, Side};
+/// let start = Position::start(Rules::STANDARD);
+/// let terms = evaluate_terms(&start).unwrap();
+/// assert_eq!(terms.white(), evaluate(&start).unwrap());
+/// assert_eq!(terms.get(EvalTerm::Progress, Side::White), terms.get(EvalTerm::Progress, Side::Black));
+/// ```
+pub fn evaluate_terms(position: &Position) -> Option<EvalTerms> {
+    eval::Evaluator::new(0, 0).terms(position)
 }
 
 /// A computer player.
@@ -95,7 +111,7 @@ pub struct SearchControl<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ActionList, Rng, Rules};
+    use crate::{ActionList, Rng, Rules, Side};
 
     /// Every rule set the agents must handle.
     fn all_rules() -> Vec<Rules> {
@@ -174,6 +190,37 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{action}: {e}"));
         }
         game.plies().iter().map(|p| p.action).collect()
+    }
+
+    #[test]
+    fn the_terms_add_up_to_the_evaluation() {
+        let mut positions = 0;
+        let mut seen = [false; EvalTerm::ALL.len()];
+        for rules in all_rules() {
+            for game in random_games(rules, 30, 9) {
+                let position = game.position();
+                let Some(terms) = evaluate_terms(position) else {
+                    assert_eq!(evaluate(position), None);
+                    continue;
+                };
+                positions += 1;
+                assert_eq!(Some(terms.white()), evaluate(position), "{position}");
+                assert_eq!(
+                    terms.total(Side::White),
+                    EvalTerm::ALL
+                        .iter()
+                        .map(|&t| terms.get(t, Side::White))
+                        .sum::<i32>()
+                );
+                for (k, &term) in EvalTerm::ALL.iter().enumerate() {
+                    seen[k] |= Side::BOTH.iter().any(|&s| terms.get(term, s) != 0);
+                }
+                // Only the side to move gets the tempo.
+                assert_eq!(terms.get(EvalTerm::Tempo, !position.to_move()), 0);
+            }
+        }
+        assert!(positions > 100, "{positions} positions");
+        assert_eq!(seen, [true; 6], "every term shows up somewhere");
     }
 
     #[test]

@@ -9,8 +9,9 @@ use super::eval::{evaluator, Evaluator, WeightOverrides};
 use super::history::History;
 use super::spec::{OptionInfo, Options};
 use super::terminal::{judge, Terminal};
-use super::Agent;
+use super::{Agent, SearchControl};
 use crate::{Action, ActionList, Game, Rng};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 use tree::{Context, Tree};
 
@@ -227,6 +228,21 @@ impl MctsAgent {
     /// Searches the current position and reports the result (what `choose` does).
     pub fn search(&mut self, game: &Game) -> MctsReport {
         let start = Instant::now();
+        let limit = self.config.playout_limit();
+        let deadline = self.config.ms.map(|ms| start + Duration::from_millis(ms));
+        self.search_until(game, start, limit, deadline, None)
+    }
+
+    /// Searches until `limit` playouts, the deadline or the stop flag (checked every 64
+    /// playouts, after the first batch).
+    fn search_until(
+        &mut self,
+        game: &Game,
+        start: Instant,
+        limit: u64,
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+    ) -> MctsReport {
         let root = *game.position();
         let mut list = ActionList::new();
         root.legal().generate(&mut list);
@@ -245,8 +261,6 @@ impl MctsAgent {
             return self.finish(list[0], 0, 0, 0.5, 0, start);
         }
         let mut tree = self.take_tree(game);
-        let limit = self.config.playout_limit();
-        let deadline = self.config.ms.map(|ms| start + Duration::from_millis(ms));
         let mut cx = Context {
             eval: &self.eval,
             history: &mut self.history,
@@ -258,11 +272,12 @@ impl MctsAgent {
         };
         let mut playouts = 0;
         while playouts < limit {
-            if playouts % 64 == 0 {
-                if let Some(d) = deadline {
-                    if playouts > 0 && Instant::now() >= d {
-                        break;
-                    }
+            if playouts % 64 == 0 && playouts > 0 {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                if stop.is_some_and(|s| s.load(AtomicOrdering::Relaxed)) {
+                    break;
                 }
             }
             tree.iterate(&mut cx, &mut list);
@@ -309,6 +324,28 @@ impl Agent for MctsAgent {
 
     fn choose(&mut self, game: &Game) -> Action {
         self.search(game).action
+    }
+
+    /// Honours the stop flag and, in place of the configured budget, the limits' time and
+    /// node budget (counted in playouts). A depth limit does not apply to MCTS: with only
+    /// a depth, the configured budget applies; with no limit at all, the search runs until
+    /// stopped (or, without a stop flag, for the configured budget).
+    fn choose_with(&mut self, game: &Game, control: &mut SearchControl<'_>) -> Action {
+        let start = Instant::now();
+        let configured = (
+            self.config.playout_limit(),
+            self.config.ms.map(|ms| start + Duration::from_millis(ms)),
+        );
+        let (limit, deadline) = match control.limits {
+            Some(l) if l.nodes.is_some() || l.time.is_some() => {
+                (l.nodes.unwrap_or(u64::MAX), l.time.map(|t| start + t))
+            }
+            Some(l) if l.depth.is_none() && control.stop.is_some() => (u64::MAX, None),
+            _ => configured,
+        };
+        let stop = control.stop.clone();
+        self.search_until(game, start, limit, deadline, stop.as_deref())
+            .action
     }
 
     fn new_game(&mut self) {
