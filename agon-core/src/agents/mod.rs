@@ -20,7 +20,7 @@ mod random;
 mod spec;
 mod terminal;
 
-pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig, SearchReport};
+pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig, ScoredLine, SearchReport};
 pub use eval::{EvalTerm, EvalTerms, WeightOverrides, WeightsError};
 pub use greedy::{GreedyAgent, GreedyConfig};
 pub use mcts::{MctsAgent, MctsConfig, MctsReport};

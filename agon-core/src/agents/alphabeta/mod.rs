@@ -7,7 +7,7 @@ mod search;
 mod spare;
 mod tt;
 
-pub use search::SearchReport;
+pub use search::{ScoredLine, SearchReport};
 
 use super::eval::{evaluator, WeightOverrides};
 use super::spec::{OptionInfo, Options};
@@ -40,6 +40,10 @@ pub struct AlphaBetaConfig {
     pub seed_in_spec: bool,
     /// Evaluation weight overrides (`weights=`; for tuning).
     pub weights: WeightOverrides,
+    /// How many of the best actions each search scores exactly and reports with their
+    /// lines (`multipv=`, 1-256; [`SearchReport::lines`]). The chosen action and its score
+    /// are the same whatever this is; more lines cost more nodes.
+    pub multipv: usize,
 }
 
 impl AlphaBetaConfig {
@@ -63,8 +67,12 @@ impl AlphaBetaConfig {
             "weights",
             "evaluation weight overrides, name:value+name:value",
         ),
+        ("multipv", "lines to score, 1-256"),
         ("seed", "whole number"),
     ];
+
+    /// The most lines a search reports.
+    pub const MAX_MULTIPV: usize = 256;
 
     /// Reads the options of a spec.
     pub(crate) fn from_options(options: &Options, seed: u64) -> Result<AlphaBetaConfig, String> {
@@ -84,6 +92,9 @@ impl AlphaBetaConfig {
             seed: spec_seed.unwrap_or(seed),
             seed_in_spec: spec_seed.is_some(),
             weights: options.weights()?,
+            multipv: options
+                .uint("multipv", 1, AlphaBetaConfig::MAX_MULTIPV as u64)?
+                .map_or(1, |n| n as usize),
         })
     }
 
@@ -100,6 +111,7 @@ impl AlphaBetaConfig {
             seed,
             seed_in_spec: false,
             weights: WeightOverrides::none(),
+            multipv: 1,
         }
     }
 
@@ -113,6 +125,7 @@ impl AlphaBetaConfig {
             },
             nodes: self.nodes,
             time: self.ms.map(Duration::from_millis),
+            lines: self.multipv,
         }
     }
 
@@ -143,6 +156,9 @@ impl AlphaBetaConfig {
         }
         if !self.weights.is_empty() {
             parts.push(format!("weights={}", self.weights));
+        }
+        if self.multipv != 1 {
+            parts.push(format!("multipv={}", self.multipv));
         }
         if self.seed_in_spec {
             parts.push(format!("seed={}", self.seed));
@@ -226,6 +242,7 @@ impl Agent for AlphaBetaAgent {
                 depth: l.depth.unwrap_or(64).clamp(1, 64),
                 nodes: l.nodes,
                 time: l.time,
+                lines: self.config.multipv,
             },
         };
         let stop = control.stop.clone();

@@ -38,6 +38,9 @@ pub(crate) struct Limits {
     pub nodes: Option<u64>,
     /// Stop after this long.
     pub time: Option<Duration>,
+    /// How many of the best actions get exact scores and lines (multi-PV; 1 is the plain
+    /// search, and 0 counts as 1).
+    pub lines: usize,
 }
 
 /// What a search found.
@@ -57,19 +60,47 @@ pub struct SearchReport {
     /// The principal variation of the deepest completed iteration: the chosen action, then
     /// the transposition table's best replies while they are legal.
     pub pv: Vec<Action>,
+    /// The best actions of the deepest completed iteration, best first, each with its exact
+    /// score and line: as many as the search was asked for (`multipv=`) and the position
+    /// has. The first is always [`SearchReport::action`] with [`SearchReport::score`] and
+    /// [`SearchReport::pv`].
+    pub lines: Vec<ScoredLine>,
+}
+
+/// One of the best actions of a search (multi-PV) with its score and principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoredLine {
+    /// The score of the line's first action, from the decider's point of view (the units
+    /// of [`SearchReport::score`]).
+    pub score: i32,
+    /// The line: its first action, then the best replies the search found.
+    pub pv: Vec<Action>,
+}
+
+impl ScoredLine {
+    /// When the score is a forced result, the plies to the end of the game (see
+    /// [`SearchReport::forced_end`]).
+    pub fn forced_end(&self) -> Option<i32> {
+        forced_end(self.score)
+    }
 }
 
 impl SearchReport {
     /// When the score is a forced result, the plies to the end of the game: positive when
     /// the decider wins, negative when it loses.
     pub fn forced_end(&self) -> Option<i32> {
-        if self.score >= WIN_BOUND {
-            Some(WIN - self.score)
-        } else if self.score <= -WIN_BOUND {
-            Some(-(WIN + self.score))
-        } else {
-            None
-        }
+        forced_end(self.score)
+    }
+}
+
+/// The plies to a forced end that a score means, if it means one.
+fn forced_end(score: i32) -> Option<i32> {
+    if score >= WIN_BOUND {
+        Some(WIN - score)
+    } else if score <= -WIN_BOUND {
+        Some(-(WIN + score))
+    } else {
+        None
     }
 }
 
@@ -186,12 +217,15 @@ impl Searcher {
             nodes: 0,
             elapsed: Duration::ZERO,
             pv: Vec::new(),
+            lines: Vec::new(),
         };
+        let lines = limits.lines.clamp(1, moves.len());
         if moves.len() > 1 {
             self.order_root(&root, &mut moves);
             report.action = moves[0].0;
             for depth in 1..=limits.depth.max(1) {
-                let (best, score, complete) = self.root_iteration(&root, &mut moves, depth as i32);
+                let (best, score, complete) =
+                    self.root_iteration(&root, &mut moves, depth as i32, lines);
                 if let Some(best) = best {
                     report.action = moves[best].0;
                     report.score = score;
@@ -202,10 +236,27 @@ impl Searcher {
                 if !complete {
                     break;
                 }
+                if lines > 1 {
+                    // The best `lines` actions have exact scores: put them in order (a
+                    // stable sort keeps the best first among equal scores).
+                    moves[1..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+                }
                 report.depth = depth;
                 report.nodes = self.nodes;
                 report.elapsed = start.elapsed();
                 report.pv = self.principal_variation(&root, report.action, depth);
+                report.lines = moves[..lines]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(action, score))| ScoredLine {
+                        score,
+                        pv: if k == 0 {
+                            report.pv.clone()
+                        } else {
+                            self.principal_variation(&root, action, depth)
+                        },
+                    })
+                    .collect();
                 on_iteration(&report);
                 if score.abs() >= WIN_BOUND {
                     break;
@@ -218,6 +269,17 @@ impl Searcher {
         report.elapsed = start.elapsed();
         if report.pv.first() != Some(&report.action) {
             report.pv = vec![report.action];
+        }
+        if report.lines.first().map(|l| l.pv.first()) != Some(report.pv.first()) {
+            // No iteration completed, or an unfinished one found a better action: that
+            // action leads, the other lines of the last completed iteration follow.
+            let first = ScoredLine {
+                score: report.score,
+                pv: report.pv.clone(),
+            };
+            report.lines.retain(|l| l.pv.first() != Some(&report.action));
+            report.lines.insert(0, first);
+            report.lines.truncate(lines);
         }
         self.stop = None;
         report
@@ -260,17 +322,27 @@ impl Searcher {
 
     /// One iteration at the root. Returns the index of the best action found (if any
     /// action was searched completely), its score, and whether the iteration completed.
+    ///
+    /// The best `lines` actions get exact scores (multi-PV): each action is searched with
+    /// a null window at the score of the `lines`-th best so far, and again with a full
+    /// window above it when it beats that score; the others keep upper bounds. With one
+    /// line this is the plain principal-variation search at the root.
     fn root_iteration(
         &mut self,
         root: &Position,
         moves: &mut [(Action, i32)],
         depth: i32,
+        lines: usize,
     ) -> (Option<usize>, i32, bool) {
         let me = root.decider();
         let mover = root.to_move();
+        // Below `alpha` an action is not among the best `lines`.
         let mut alpha = -INFINITY;
         let beta = INFINITY;
         let mut best = None;
+        let mut best_score = -INFINITY;
+        // The scores of the best `lines` actions so far.
+        let mut top: Vec<i32> = Vec::with_capacity(lines);
         for (i, entry) in moves.iter_mut().enumerate() {
             let action = entry.0;
             let mut child = *root;
@@ -281,7 +353,7 @@ impl Searcher {
                     let same = child.decider() == me;
                     let next = depth - 1;
                     self.history.push(child.hash());
-                    let score = if best.is_none() {
+                    let score = if top.len() < lines {
                         self.child(&child, next, alpha, beta, 1, same)
                     } else {
                         let s = self.child(&child, next, alpha, alpha + 1, 1, same);
@@ -296,12 +368,21 @@ impl Searcher {
                 }
             };
             if self.stopped {
-                return (best, alpha, false);
+                return (best, best_score, false);
             }
             entry.1 = score;
-            if score > alpha || best.is_none() {
-                alpha = score;
+            if score > best_score || best.is_none() {
+                best_score = score;
                 best = Some(i);
+            }
+            if top.len() < lines {
+                top.push(score);
+            } else if score > alpha {
+                let worst = top.iter().position(|&s| s == alpha).expect("alpha is in top");
+                top[worst] = score;
+            }
+            if top.len() == lines {
+                alpha = top.iter().copied().min().expect("lines >= 1");
             }
         }
         if let Some(b) = best {
@@ -309,11 +390,11 @@ impl Searcher {
                 Table::key(root),
                 depth as u8,
                 Bound::Exact,
-                alpha,
+                best_score,
                 Some(moves[b].0),
             );
         }
-        (best, alpha, true)
+        (best, best_score, true)
     }
 
     #[inline]
