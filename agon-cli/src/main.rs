@@ -24,6 +24,7 @@ Examples:
   agon moves                                the legal actions, one per line
   agon play --black random                  play White against the computer
   agon validate games/*.agn                 check game records (exit 1 if any is invalid)
+  agon analyse --json game.agn              an engine's scores and blunders for every ply
   agon render --record game.agn -o board.png
   agon perft 4                              count the game tree (engine check)
   agon playout --games 10000                random games: lengths, endings, actions/s
@@ -62,6 +63,9 @@ enum Command {
     /// Rewrite game records in canonical form (to stdout, or in place).
     #[command(after_help = cmd::fmt::EXAMPLES)]
     Fmt(cmd::fmt::FmtArgs),
+    /// Judge every ply of game records with an engine: scores, best lines, blunders.
+    #[command(after_help = cmd::analyse::EXAMPLES)]
+    Analyse(cmd::analyse::AnalyseArgs),
     /// Convert game records to JSON and back, or list every position of every game.
     #[command(after_help = cmd::convert::EXAMPLES)]
     Convert(cmd::convert::ConvertArgs),
@@ -86,6 +90,7 @@ fn run(cli: &Cli) -> error::CliResult {
     match &cli.command {
         Command::Validate(args) => cmd::validate::run(args),
         Command::Convert(args) => cmd::convert::run(args),
+        Command::Analyse(args) => cmd::analyse::run(args),
         Command::Fmt(args) => cmd::fmt::run(args),
         Command::Moves(args) => cmd::moves::run(args),
         Command::Show(args) => cmd::show::run(args),

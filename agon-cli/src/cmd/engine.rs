@@ -9,6 +9,8 @@
 mod options;
 mod thinking;
 
+pub(crate) use thinking::annotate;
+
 use crate::error::{CliError, CliResult};
 use agon_core::agents::Agent;
 use agon_core::{Game, Rules};

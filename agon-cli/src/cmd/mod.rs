@@ -1,6 +1,7 @@
 //! One module per subcommand. Each has its clap `Args`, its `EXAMPLES` for `--help`, and a
 //! `run` that returns the exit code.
 
+pub mod analyse;
 pub mod completions;
 pub mod convert;
 pub mod engine;

@@ -221,7 +221,8 @@ pub fn run(args: &ValidateArgs) -> CliResult {
     })
 }
 
-fn progress_bar(total: Option<u64>) -> ProgressBar {
+/// A progress bar on stderr over `total` input bytes (a spinner when the size is unknown).
+pub(crate) fn progress_bar(total: Option<u64>) -> ProgressBar {
     let bar = match total {
         Some(total) => ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
             .with_style(

@@ -97,17 +97,44 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentSpecError
             let config = GreedyConfig::from_options(&options, seed).map_err(error)?;
             Ok(Box::new(GreedyAgent::new(config)))
         }
-        "alphabeta" => {
-            let options = Options::new(&parsed, AlphaBetaConfig::OPTIONS).map_err(error)?;
-            let config = AlphaBetaConfig::from_options(&options, seed).map_err(error)?;
-            Ok(Box::new(AlphaBetaAgent::new(config)))
-        }
+        "alphabeta" => Ok(Box::new(AlphaBetaAgent::new(AlphaBetaConfig::from_spec(
+            spec, seed,
+        )?))),
         "mcts" => {
             let options = Options::new(&parsed, MctsConfig::OPTIONS).map_err(error)?;
             let config = MctsConfig::from_options(&options, seed).map_err(error)?;
             Ok(Box::new(MctsAgent::new(config)))
         }
         other => Err(error(format!("unknown agent `{other}`; {}", agent_list()))),
+    }
+}
+
+impl AlphaBetaConfig {
+    /// The settings an `alphabeta` spec describes (for callers that need the alpha-beta
+    /// agent itself, with its scores and lines, rather than any [`Agent`]); other agents
+    /// are refused.
+    ///
+    /// ```
+    /// use agon_core::agents::AlphaBetaConfig;
+    /// let config = AlphaBetaConfig::from_spec("alphabeta:depth=6,multipv=3", 0)?;
+    /// assert_eq!((config.depth, config.multipv), (Some(6), 3));
+    /// assert!(AlphaBetaConfig::from_spec("mcts", 0).is_err());
+    /// # Ok::<(), agon_core::agents::AgentSpecError>(())
+    /// ```
+    pub fn from_spec(spec: &str, seed: u64) -> Result<AlphaBetaConfig, AgentSpecError> {
+        let parsed = AgentSpec::parse(spec)?;
+        let error = |message: String| AgentSpecError {
+            spec: spec.to_string(),
+            message,
+        };
+        if parsed.name != "alphabeta" {
+            return Err(error(format!(
+                "`{}` is not the alpha-beta agent (only `alphabeta` reports scores and lines)",
+                parsed.name
+            )));
+        }
+        let options = Options::new(&parsed, AlphaBetaConfig::OPTIONS).map_err(error)?;
+        AlphaBetaConfig::from_options(&options, seed).map_err(error)
     }
 }
 

@@ -140,7 +140,7 @@ fn info(report: &SearchReport, root: &Position) -> Info {
 
 /// Actions played in turn from `root`, written with their capture annotations (stops at
 /// the first action that is not legal).
-fn annotate(root: &Position, actions: &[Action]) -> Vec<String> {
+pub(crate) fn annotate(root: &Position, actions: &[Action]) -> Vec<String> {
     let mut position = *root;
     let mut out = Vec::new();
     for &action in actions {
