@@ -79,7 +79,11 @@ fn one_line_searches_exactly_as_before_multi_pv() {
         std::fs::write(pinned_path(), &got).unwrap();
     }
     let want = std::fs::read_to_string(pinned_path()).unwrap();
-    assert!(want.lines().count() > 100, "{} searches", want.lines().count());
+    assert!(
+        want.lines().count() > 100,
+        "{} searches",
+        want.lines().count()
+    );
     for (k, (g, w)) in got.lines().zip(want.lines()).enumerate() {
         assert_eq!(g, w, "search {}", k + 1);
     }

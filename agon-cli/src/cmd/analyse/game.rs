@@ -114,11 +114,8 @@ pub fn analyse(start: Position, actions: &[Action], config: &AlphaBetaConfig) ->
                     None => (&mut agent, 0),
                 };
                 let reply = searcher.search(&game);
-                let score = Score::of_search(
-                    reply.score,
-                    reply.forced_end(),
-                    game.position().decider(),
-                );
+                let score =
+                    Score::of_search(reply.score, reply.forced_end(), game.position().decider());
                 (one_ply_earlier(score), reply.depth + deeper)
             }
         };

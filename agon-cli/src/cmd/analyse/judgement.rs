@@ -151,7 +151,10 @@ mod tests {
         assert_eq!(Score::Units(-1205).to_string(), "-12.05");
         assert_eq!(Score::Units(0).to_string(), "0.00");
         assert_eq!(Score::of_search(0, Some(5), Side::Black).to_string(), "#-5");
-        assert_eq!(Score::of_search(0, Some(-3), Side::Black).to_string(), "#+3");
+        assert_eq!(
+            Score::of_search(0, Some(-3), Side::Black).to_string(),
+            "#+3"
+        );
         assert_eq!(Score::of_result(Some(Side::White)).to_string(), "#+0");
         assert_eq!(Score::of_result(None), Score::Units(0));
     }
@@ -186,9 +189,15 @@ mod tests {
         // A forced win thrown away down to +2.00 loses 8.00.
         assert_eq!(loss(white_wins, Score::Units(200), Side::White), 800);
         // Lost stays lost; won stays won (a longer win is no loss).
-        assert_eq!(loss(white_wins, Score::of_result(Some(Side::White)), Side::Black), 0);
+        assert_eq!(
+            loss(white_wins, Score::of_result(Some(Side::White)), Side::Black),
+            0
+        );
         assert_eq!(loss(white_wins, white_wins, Side::White), 0);
         // Huge evaluations are clipped like forced results.
-        assert_eq!(loss(Score::Units(5000), Score::Units(-5000), Side::White), 2 * CLIP);
+        assert_eq!(
+            loss(Score::Units(5000), Score::Units(-5000), Side::White),
+            2 * CLIP
+        );
     }
 }

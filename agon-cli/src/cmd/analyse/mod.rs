@@ -173,7 +173,11 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(Out::new()),
         Some(path) => Box::new(BufWriter::new(File::create(path).map_err(|e| {
-            CliError::new(format!("cannot write {}: {}", path.display(), describe_io(&e)))
+            CliError::new(format!(
+                "cannot write {}: {}",
+                path.display(),
+                describe_io(&e)
+            ))
         })?)),
     };
     let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
@@ -266,7 +270,10 @@ fn refuse_input_as_output(output: &Path, inputs: &[PathBuf]) -> Result<(), CliEr
     let Ok(target) = output.canonicalize() else {
         return Ok(());
     };
-    if inputs.iter().any(|p| p.canonicalize().is_ok_and(|p| p == target)) {
+    if inputs
+        .iter()
+        .any(|p| p.canonicalize().is_ok_and(|p| p == target))
+    {
         return Err(CliError::with_hint(
             format!("-o {} is also an input", output.display()),
             "write the analysis to another file",
@@ -293,9 +300,8 @@ fn summary_line(finished: &Finished) -> String {
 }
 
 fn side_text(side: &SideSummary) -> String {
-    let plural = |n: usize, one: &str, many: &str| {
-        format!("{n} {}", if n == 1 { one } else { many })
-    };
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
         "average loss {:.2} over {} ({}, {}, {})",
         side.average_loss / 100.0,

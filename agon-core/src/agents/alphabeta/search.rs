@@ -277,7 +277,9 @@ impl Searcher {
                 score: report.score,
                 pv: report.pv.clone(),
             };
-            report.lines.retain(|l| l.pv.first() != Some(&report.action));
+            report
+                .lines
+                .retain(|l| l.pv.first() != Some(&report.action));
             report.lines.insert(0, first);
             report.lines.truncate(lines);
         }
@@ -378,7 +380,10 @@ impl Searcher {
             if top.len() < lines {
                 top.push(score);
             } else if score > alpha {
-                let worst = top.iter().position(|&s| s == alpha).expect("alpha is in top");
+                let worst = top
+                    .iter()
+                    .position(|&s| s == alpha)
+                    .expect("alpha is in top");
                 top[worst] = score;
             }
             if top.len() == lines {

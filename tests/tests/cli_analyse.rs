@@ -1,0 +1,262 @@
+//! End-to-end tests of `agon analyse`: known blunders and best actions in hand-built
+//! positions, every ply scored, multi-PV lines in order, the same output at any thread
+//! count, and invalid games reported with their place while the others are analysed.
+
+use agon_tests::cli::{agon, agon_with_stdin, scratch};
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// White's queen is on a6 and five guards hold ring 1: `f8-f7` closes the ring without
+/// the queen and loses at once (six-guards), where the queen could have stepped in.
+const SIX_GUARDS: &str = "[Result \"0-1\"]\n\
+[Variant \"standard\"]\n\
+[Position \"1g4/6g/8/g8/4GG4/Q3G2G2q/4GG4/g8/8/6g/1g4 w -\"]\n\
+[Termination \"six-guards\"]\n\
+\n\
+1. f8-f7 0-1\n";
+
+/// The same ring with White's queen on the throne: `f8-f7` wins (formation).
+const FORMATION: &str = "[Result \"1-0\"]\n\
+[Variant \"standard\"]\n\
+[Position \"1g4/6g/8/g8/4GG4/4GQ1G2q/4GG4/g8/8/6g/1g4 w -\"]\n\
+[Termination \"formation\"]\n\
+\n\
+1. f8-f7 1-0\n";
+
+/// Three games: valid; illegal at ply 3 (line 7, column 19); valid.
+const MIXED: &str = "[Event \"one\"]\n\
+\n\
+1. h9-g9 b7-c7 2. g9-g8 c7-c6 *\n\
+\n\
+[Event \"two\"]\n\
+\n\
+1. h9-g9 b7-c7 2. g9-g7 *\n\
+\n\
+[Event \"three\"]\n\
+\n\
+1. k1-k2 d1-e2 2. a5-a4 f11-g10 3. a4-b5 h1-i1 4. f1-f2 b7-b6 5. b5-b4 g10-g9 *\n";
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The one JSON game of an analysis of `record`.
+fn analyse_one(record: &str, agent: &str) -> Value {
+    let run = agon_with_stdin(&["analyse", "--json", "--agent", agent], record).ok();
+    let games = run.json_lines();
+    assert_eq!(games.len(), 1, "{}", run.stdout);
+    games.into_iter().next().unwrap()
+}
+
+#[test]
+fn closing_the_ring_without_the_queen_is_a_blunder() {
+    let game = analyse_one(SIX_GUARDS, "alphabeta:depth=3");
+    let ply = &game["plies"][0];
+    assert_eq!(ply["action"], "f8-f7");
+    assert_eq!(
+        ply["after"],
+        json!({"forced": {"winner": "black", "plies": 0}})
+    );
+    assert_eq!(ply["class"], "blunder");
+    assert_eq!(ply["is_best"], false);
+    assert_ne!(ply["best"][0]["pv"][0], "f8-f7");
+    // The loss is the score before (clipped to 10.00) less a lost game (-10.00).
+    let before = ply["before"]["units"].as_i64().expect("a score in units");
+    assert_eq!(
+        ply["loss"].as_i64().unwrap(),
+        before.clamp(-1000, 1000) + 1000
+    );
+    assert_eq!(game["white"]["blunders"], 1);
+    assert_eq!(game["white"]["plies"], 1);
+    assert_eq!(game["black"]["plies"], 0);
+    let text = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=3"], SIX_GUARDS).ok();
+    assert!(
+        text.stdout
+            .starts_with("<stdin> game 1: White average loss "),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains(
+        "over 1 ply (0 inaccuracies, 0 mistakes, 1 blunder); Black average loss 0.00 over 0 plies"
+    ));
+}
+
+#[test]
+fn the_winning_action_is_best_and_loses_nothing() {
+    let game = analyse_one(FORMATION, "alphabeta:depth=3");
+    let ply = &game["plies"][0];
+    assert_eq!(
+        ply["before"],
+        json!({"forced": {"winner": "white", "plies": 1}})
+    );
+    assert_eq!(
+        ply["after"],
+        json!({"forced": {"winner": "white", "plies": 0}})
+    );
+    assert_eq!(ply["is_best"], true);
+    assert_eq!(ply["loss"], 0);
+    assert_eq!(ply["class"], Value::Null);
+    assert_eq!(ply["best"][0]["pv"], json!(["f8-f7"]));
+}
+
+/// A score from White's view as a number that orders scores (forced results beyond any
+/// evaluation, the nearer the larger).
+fn white_value(score: &Value) -> i64 {
+    if let Some(units) = score["units"].as_i64() {
+        return units;
+    }
+    let plies = score["forced"]["plies"].as_i64().unwrap();
+    match score["forced"]["winner"].as_str().unwrap() {
+        "white" => 1_000_000 - plies,
+        _ => plies - 1_000_000,
+    }
+}
+
+#[test]
+fn every_ply_is_scored_and_lines_come_best_first() {
+    let game = analyse_one(
+        MIXED.split("[Event \"two\"]").next().unwrap(),
+        "alphabeta:depth=3",
+    );
+    let plies = game["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 4);
+    let game3 = agon_with_stdin(
+        &[
+            "analyse",
+            "--json",
+            "--agent",
+            "alphabeta:depth=3",
+            "--multipv",
+            "3",
+        ],
+        MIXED
+            .rsplit("\n\n[Event")
+            .next()
+            .map(|g| format!("[Event{g}"))
+            .unwrap()
+            .as_str(),
+    )
+    .ok()
+    .json_lines();
+    let plies = game3[0]["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 10);
+    for (k, ply) in plies.iter().enumerate() {
+        assert_eq!(ply["ply"], k + 1);
+        assert!(
+            ply["before"].is_object() && ply["after"].is_object(),
+            "{ply}"
+        );
+        let lines = ply["best"].as_array().unwrap();
+        assert_eq!(lines.len(), 3, "{ply}");
+        // Best first for the side that decides: descending for White, ascending for Black.
+        let sign = if ply["decider"] == "white" { 1 } else { -1 };
+        let values: Vec<i64> = lines
+            .iter()
+            .map(|l| sign * white_value(&l["score"]))
+            .collect();
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+        assert_eq!(lines[0]["score"], ply["before"]);
+        let played = lines.iter().find(|l| l["pv"][0] == ply["action"]);
+        if let Some(line) = played {
+            // An action among the exact lines is scored by its line.
+            assert_eq!(line["score"], ply["after"], "{ply}");
+        }
+        let loss = sign
+            * (white_value(&ply["before"]).clamp(-1000, 1000)
+                - white_value(&ply["after"]).clamp(-1000, 1000));
+        if ply["is_best"] == false {
+            assert_eq!(ply["loss"].as_i64().unwrap(), loss.max(0), "{ply}");
+        }
+    }
+}
+
+#[test]
+fn invalid_games_are_reported_and_the_others_analysed() {
+    let dir = scratch("analyse-mixed");
+    let file = write(&dir, "mixed.agn", MIXED);
+    let run = agon(&["analyse", "--json", "--agent", "alphabeta:depth=2", &file]).code(1);
+    let games = run.json_lines();
+    assert_eq!(games.len(), 3, "{}", run.stdout);
+    assert_eq!(games[0]["game"], 1);
+    assert_eq!(games[0]["plies"].as_array().unwrap().len(), 4);
+    assert_eq!(games[1]["game"], 2);
+    assert_eq!(games[1]["error"]["line"], 7);
+    assert_eq!(games[1]["error"]["column"], 19);
+    assert_eq!(games[1]["error"]["ply"], 3);
+    assert_eq!(games[2]["game"], 3);
+    assert_eq!(games[2]["plies"].as_array().unwrap().len(), 10);
+    assert!(
+        run.stderr.contains(&format!(
+            "agon: {file}:7:19: game 2, ply 3 (move 2, White): g9-g7 is not legal: g7 is not next to g9"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("2 games analysed, 1 invalid"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_output_does_not_depend_on_the_thread_count() {
+    let dir = scratch("analyse-threads");
+    let file = write(&dir, "games.agn", &MIXED.replace("2. g9-g7", "2. g9-g8"));
+    let args = |threads: &'static str| {
+        agon(&[
+            "analyse",
+            "--json",
+            "--agent",
+            "alphabeta:depth=3,noise=20,seed=4",
+            "--multipv",
+            "2",
+            "--threads",
+            threads,
+            &file,
+        ])
+        .ok()
+        .stdout
+    };
+    let one = args("1");
+    assert_eq!(one.lines().count(), 3);
+    assert_eq!(one, args("2"));
+    assert_eq!(one, args("3"));
+}
+
+#[test]
+fn output_goes_to_a_file_and_bad_options_are_refused() {
+    let dir = scratch("analyse-options");
+    let input = write(&dir, "game.agn", FORMATION);
+    let output = dir.join("analysis.json");
+    let run = agon(&[
+        "analyse",
+        "--json",
+        "--agent",
+        "alphabeta:depth=2",
+        &input,
+        "-o",
+        output.to_str().unwrap(),
+    ])
+    .ok();
+    assert_eq!(run.stdout, "");
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let refused = agon(&["analyse", "--agent", "mcts", &input]).code(2);
+    assert!(
+        refused
+            .stderr
+            .contains("`mcts` is not the alpha-beta agent"),
+        "{}",
+        refused.stderr
+    );
+    let lines = agon(&["analyse", "--multipv", "0", &input]).code(2);
+    assert!(lines
+        .stderr
+        .contains("--multipv takes a number from 1 to 256, not 0"));
+    let same = agon(&["analyse", &input, "-o", &input]).code(2);
+    assert!(same.stderr.contains("is also an input"), "{}", same.stderr);
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), FORMATION);
+}
