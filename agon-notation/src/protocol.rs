@@ -37,7 +37,9 @@ mod message;
 
 pub use command::{Command, Go, PositionCommand, Start, COMMANDS, MAX_DEPTH};
 pub use line::{read_line, Line, MAX_LINE};
-pub use message::{EngineMessage, EngineOption, IdField, Info, OptionKind, Score, MESSAGES};
+pub use message::{
+    EngineMessage, EngineOption, EvalLine, IdField, Info, OptionKind, Score, MESSAGES,
+};
 
 use std::fmt;
 

@@ -60,6 +60,7 @@ fn closing_the_ring_without_the_queen_is_a_blunder() {
         json!({"forced": {"winner": "black", "plies": 0}})
     );
     assert_eq!(ply["class"], "blunder");
+    assert_eq!(ply["nag"], 4);
     assert_eq!(ply["is_best"], false);
     assert_ne!(ply["best"][0]["pv"][0], "f8-f7");
     // The loss is the score before (clipped to 10.00) less a lost game (-10.00).

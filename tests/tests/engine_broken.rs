@@ -91,7 +91,7 @@ fn garbage_loses_by_crash() {
         "depth=1",
         "crash",
         "sent `hello, world`, which is not a protocol message (unknown message `hello,`; \
-         expected one of id, option, agonok, readyok, info, bestmove, error)",
+         expected one of id, option, agonok, readyok, info, bestmove, eval, error)",
     );
 }
 

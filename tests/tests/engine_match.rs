@@ -164,7 +164,7 @@ fn bad_engine_specs_are_clear_errors() {
         ),
         (
             agon_engine("depth=1,set.Threads=2"),
-            "has no option `Threads` (it declares: Agent, Hash, Seed)",
+            "has no option `Threads` (it declares: Agent, Hash, Seed, MultiPV)",
         ),
         (
             "engine:prog,deep=1".to_string(),

@@ -55,6 +55,7 @@ fn a_scripted_session_plays_legal_actions_and_says_what_it_thinks() {
             "option name Agent type string default alphabeta".to_string(),
             "option name Hash type spin default 16 min 1 max 4096".to_string(),
             "option name Seed type spin default 0 min 0 max 18446744073709551615".to_string(),
+            "option name MultiPV type spin default 1 min 1 max 256".to_string(),
             "agonok".to_string(),
         ]
     );
@@ -112,7 +113,7 @@ fn malformed_lines_get_one_error_line_each_and_the_engine_goes_on() {
         (
             "uci",
             "error unknown command `uci`; expected one of agon, setoption, newgame, variant, \
-             position, go, stop, isready, quit",
+             position, go, stop, eval, isready, quit",
         ),
         (
             "go deep 3",
@@ -128,7 +129,7 @@ fn malformed_lines_get_one_error_line_each_and_the_engine_goes_on() {
         ),
         (
             "setoption name Threads value 2",
-            "error setoption: unknown option `Threads`; options: Agent, Hash, Seed",
+            "error setoption: unknown option `Threads`; options: Agent, Hash, Seed, MultiPV",
         ),
         (
             "isready now",
@@ -291,4 +292,119 @@ fn the_engine_answers_for_the_side_that_decides() {
     }
     e.send("quit");
     assert_eq!(e.wait(), Some(0));
+}
+
+/// The score of an `info` line as a number that orders scores for the side searched.
+fn value(score: Score) -> i64 {
+    match score {
+        Score::Units(n) => n,
+        Score::Win(plies) => 1_000_000 - i64::from(plies),
+        Score::Loss(plies) => i64::from(plies) - 1_000_000,
+    }
+}
+
+#[test]
+fn multipv_reports_the_best_lines_in_order() {
+    let mut e = engine();
+    let game = game_of(&["h9-g9", "b7-c7", "g9-g8"]);
+    e.send("position startpos moves h9-g9 b7-c7 g9-g8");
+    e.send("go depth 3");
+    let single = e.until("bestmove");
+    let single_info = info(&single[single.len() - 2]);
+    assert_eq!(single_info.multipv, None, "one line: no multipv field");
+
+    e.send("setoption name MultiPV value 4");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let action = bestmove(lines.last().unwrap(), game.position());
+    let infos: Vec<Info> = lines[..lines.len() - 1].iter().map(|l| info(l)).collect();
+    // Four lines per iteration, numbered 1 to 4, for depths 1, 2 and 3.
+    assert_eq!(infos.len(), 12);
+    for (k, i) in infos.iter().enumerate() {
+        assert_eq!(i.depth, Some(k as u32 / 4 + 1));
+        assert_eq!(i.multipv, Some(k as u32 % 4 + 1));
+    }
+    let last: Vec<&Info> = infos[8..].iter().collect();
+    let values: Vec<i64> = last.iter().map(|i| value(i.score.unwrap())).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    let firsts: Vec<Action> = last
+        .iter()
+        .map(|i| AnnotatedAction::parse(&i.pv[0]).unwrap().action)
+        .collect();
+    assert_eq!(firsts[0], action, "the first line is the answer");
+    let mut distinct = firsts.clone();
+    distinct.sort_by_key(|a| a.to_string());
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4);
+    // The best line's score is the single-line search's.
+    assert_eq!(last[0].score, single_info.score);
+    // In process, the same lines.
+    let config = AlphaBetaConfig {
+        multipv: 4,
+        ..AlphaBetaConfig::with_depth(3, 0)
+    };
+    let report = AlphaBetaAgent::new(config).search(&game);
+    let scores: Vec<Option<Score>> = report
+        .lines
+        .iter()
+        .map(|l| Some(Score::Units(i64::from(l.score))))
+        .collect();
+    assert_eq!(last.iter().map(|i| i.score).collect::<Vec<_>>(), scores);
+}
+
+#[test]
+fn eval_prints_the_terms_that_make_the_evaluation() {
+    let mut e = engine();
+    let game = game_of(&["h9-g9", "b7-c7", "g9-g8"]);
+    let lines = answer_to(&mut e, "position startpos moves h9-g9 b7-c7 g9-g8");
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines = answer_to(&mut e, "eval");
+    let names: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("eval term "))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "progress",
+            "formation",
+            "relocations",
+            "threats",
+            "mobility",
+            "tempo"
+        ]
+    );
+    let (mut white, mut black) = (0, 0);
+    for line in &lines[..6] {
+        let words: Vec<&str> = line.split(' ').collect();
+        white += words[4].parse::<i64>().unwrap();
+        black += words[6].parse::<i64>().unwrap();
+    }
+    // Black decides; the evaluation is White's total less Black's, seen from Black.
+    let evaluation = i64::from(agon_core::agents::evaluate(game.position()).unwrap());
+    assert_eq!(white - black, evaluation);
+    assert_eq!(
+        lines[6],
+        format!(
+            "eval total white {white} black {black} score units {}",
+            -evaluation
+        )
+    );
+    assert_eq!(lines.len(), 7);
+
+    // No position, and a finished game, are refused.
+    let lines = answer_to(&mut e, "position startpos moves h9-g7");
+    assert_eq!(lines.len(), 1);
+    assert_eq!(
+        answer_to(&mut e, "eval"),
+        ["error eval: no position (the last `position` command failed); send one first"]
+    );
+    let won = "1g4/6g/8/g8/4GG4/4GQ1G2q/4GG4/g8/8/6g/1g4 w -";
+    let lines = answer_to(&mut e, &format!("position {won} moves f8-f7"));
+    assert!(lines.is_empty(), "{lines:?}");
+    assert_eq!(
+        answer_to(&mut e, "eval"),
+        ["error eval: the game is over (1-0 by formation); there is nothing to evaluate"]
+    );
 }

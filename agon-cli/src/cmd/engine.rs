@@ -6,6 +6,7 @@
 //! answered while the engine thinks. Every line on stdout is a protocol message; a line
 //! that is not a valid command gets one `error` line saying what was expected.
 
+mod evaluation;
 mod options;
 mod thinking;
 
@@ -28,7 +29,7 @@ Examples:
   printf 'agon\\nposition startpos moves h9-g9\\ngo depth 3\\n' | agon engine
   agon engine --agent mcts:playouts=2000      another agent behind the protocol
   agon-selfplay run --white 'engine:agon engine,depth=3' --black alphabeta:depth=3 --out d
-Commands: agon, setoption, newgame, variant, position, go, stop, isready, quit.
+Commands: agon, setoption, newgame, variant, position, go, stop, eval, isready, quit.
 The protocol, with a full example session, is in docs/protocol.md.";
 
 /// Options of `agon engine`.
@@ -183,6 +184,7 @@ impl Engine {
                 }
             },
             Command::Go(go) => self.go(go),
+            Command::Eval => self.eval(),
             Command::Stop => {}
             Command::IsReady => send(EngineMessage::ReadyOk),
             Command::Quit => return Flow::Quit,
@@ -228,6 +230,24 @@ impl Engine {
             },
         };
         self.thinking = Some(Thinking::start(agent, game.clone(), go));
+    }
+
+    /// `eval`: the static evaluation of the current position, term by term.
+    fn eval(&self) {
+        let Some(game) = &self.game else {
+            send_error("eval: no position (the last `position` command failed); send one first");
+            return;
+        };
+        if let Some(outcome) = game.outcome() {
+            send_error(format!(
+                "eval: the game is over ({} by {}); there is nothing to evaluate",
+                outcome.result, outcome.termination
+            ));
+            return;
+        }
+        for line in evaluation::lines(game.position()) {
+            send(EngineMessage::Eval(line));
+        }
     }
 
     /// Waits for the search thread (which has answered or been told to) and takes the

@@ -8,7 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Every command word, in the order of `docs/protocol.md`.
-pub const COMMANDS: [&str; 9] = [
+pub const COMMANDS: [&str; 10] = [
     "agon",
     "setoption",
     "newgame",
@@ -16,6 +16,7 @@ pub const COMMANDS: [&str; 9] = [
     "position",
     "go",
     "stop",
+    "eval",
     "isready",
     "quit",
 ];
@@ -48,6 +49,9 @@ pub enum Command {
     Go(Go),
     /// `stop`: answer `bestmove` now.
     Stop,
+    /// `eval`: print the static evaluation of the current position, term by term
+    /// (`eval term ...` lines, then `eval total ...`).
+    Eval,
     /// `isready`: answer `readyok` once every earlier command is done.
     IsReady,
     /// `quit`: exit as soon as possible.
@@ -171,6 +175,7 @@ impl Command {
             "agon" => bare(Command::Agon),
             "newgame" => bare(Command::NewGame),
             "stop" => bare(Command::Stop),
+            "eval" => bare(Command::Eval),
             "isready" => bare(Command::IsReady),
             "quit" => bare(Command::Quit),
             "setoption" => parse_setoption(rest),
@@ -358,6 +363,7 @@ impl fmt::Display for Command {
             Command::Position(p) => p.fmt(f),
             Command::Go(go) => go.fmt(f),
             Command::Stop => f.write_str("stop"),
+            Command::Eval => f.write_str("eval"),
             Command::IsReady => f.write_str("isready"),
             Command::Quit => f.write_str("quit"),
         }
@@ -393,6 +399,7 @@ mod tests {
             "go depth 3 nodes 1000 movetime 50",
             "go infinite",
             "stop",
+            "eval",
             "isready",
             "quit",
         ] {
@@ -431,12 +438,12 @@ mod tests {
         assert_eq!(
             error(""),
             "empty line; expected a command: agon, setoption, newgame, variant, position, go, \
-             stop, isready, quit"
+             stop, eval, isready, quit"
         );
         assert_eq!(
             error("uci"),
             "unknown command `uci`; expected one of agon, setoption, newgame, variant, \
-             position, go, stop, isready, quit"
+             position, go, stop, eval, isready, quit"
         );
         assert_eq!(
             error("isready now"),

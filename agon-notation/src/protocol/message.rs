@@ -5,8 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Every message word, in the order of `docs/protocol.md`.
-pub const MESSAGES: [&str; 7] = [
-    "id", "option", "agonok", "readyok", "info", "bestmove", "error",
+pub const MESSAGES: [&str; 8] = [
+    "id", "option", "agonok", "readyok", "info", "bestmove", "eval", "error",
 ];
 
 /// One line from the engine to the controller.
@@ -25,6 +25,8 @@ pub enum EngineMessage {
     /// `bestmove ACTION`: the answer to `go`. The token is kept as sent; the controller
     /// checks it in the position it asked about.
     BestMove(String),
+    /// `eval term ...` / `eval total ...`: the answer to `eval`.
+    Eval(EvalLine),
     /// `error TEXT`: the engine could not accept a command; the text says what it expected.
     Error(String),
 }
@@ -112,11 +114,40 @@ pub enum Score {
     Loss(u32),
 }
 
+/// One line of the answer to `eval`: the static evaluation of the current position, each
+/// term for each side, then the totals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalLine {
+    /// `eval term NAME white W black B`: one term (a word such as `progress`) for each side.
+    Term {
+        /// The term's name (one word).
+        name: String,
+        /// White's part.
+        white: i64,
+        /// Black's part.
+        black: i64,
+    },
+    /// `eval total white W black B score SCORE`: each side's sum of the terms, and the
+    /// evaluation from the point of view of the side that decides (White's total less
+    /// Black's, turned round when Black decides), in the units of `info` scores.
+    Total {
+        /// White's total.
+        white: i64,
+        /// Black's total.
+        black: i64,
+        /// The evaluation for the deciding side.
+        score: Score,
+    },
+}
+
 /// The fields of an `info` line, each optional; written in this order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Info {
     /// `depth N`: the deepest completed iteration.
     pub depth: Option<u32>,
+    /// `multipv K`: this line is the `K`-th best action (1 the best), when the engine
+    /// reports several lines (the `MultiPV` option of `agon engine`).
+    pub multipv: Option<u32>,
     /// `score units N | win N | loss N`.
     pub score: Option<Score>,
     /// `nodes N`: nodes searched so far.
@@ -162,6 +193,7 @@ impl EngineMessage {
             "id" => parse_id(rest),
             "option" => parse_option(rest).map(EngineMessage::Option),
             "info" => parse_info(rest).map(EngineMessage::Info),
+            "eval" => parse_eval(rest).map(EngineMessage::Eval),
             "bestmove" => match rest {
                 [token] => Ok(EngineMessage::BestMove(token.to_string())),
                 [] => Err(ProtocolError::new(
@@ -310,6 +342,10 @@ fn parse_info(rest: &[&str]) -> Result<Info, ProtocolError> {
                 twice(key, info.depth.is_some())?;
                 info.depth = Some(number("info", key, next, 0, u32::MAX)?);
             }
+            "multipv" => {
+                twice(key, info.multipv.is_some())?;
+                info.multipv = Some(number("info", key, next, 1, u32::MAX)?);
+            }
             "nodes" => {
                 twice(key, info.nodes.is_some())?;
                 info.nodes = Some(number("info", key, next, 0, u64::MAX)?);
@@ -326,18 +362,7 @@ fn parse_info(rest: &[&str]) -> Result<Info, ProtocolError> {
                 twice(key, info.score.is_some())?;
                 let value = rest.get(i).copied();
                 i += 1;
-                info.score = Some(match next {
-                    Some("units") => {
-                        Score::Units(number("info", "score units", value, i64::MIN, i64::MAX)?)
-                    }
-                    Some("win") => Score::Win(number("info", "score win", value, 0, u32::MAX)?),
-                    Some("loss") => Score::Loss(number("info", "score loss", value, 0, u32::MAX)?),
-                    _ => {
-                        return Err(ProtocolError::new(
-                            "info: expected `score units N`, `score win N` or `score loss N`",
-                        ))
-                    }
-                });
+                info.score = Some(parse_score("info", next, value)?);
             }
             "pv" => {
                 twice(key, !info.pv.is_empty())?;
@@ -360,14 +385,79 @@ fn parse_info(rest: &[&str]) -> Result<Info, ProtocolError> {
             }
             other => {
                 return Err(ProtocolError::new(format!(
-                    "info: unknown field `{}`; expected depth, score, nodes, nps, time, pv or \
-                     string",
+                    "info: unknown field `{}`; expected depth, multipv, score, nodes, nps, \
+                     time, pv or string",
                     quote(other)
                 )))
             }
         }
     }
     Ok(info)
+}
+
+/// `units N`, `win N` or `loss N` after the word `score` of a `command` line.
+fn parse_score(
+    command: &str,
+    kind: Option<&str>,
+    value: Option<&str>,
+) -> Result<Score, ProtocolError> {
+    Ok(match kind {
+        Some("units") => Score::Units(number(command, "score units", value, i64::MIN, i64::MAX)?),
+        Some("win") => Score::Win(number(command, "score win", value, 0, u32::MAX)?),
+        Some("loss") => Score::Loss(number(command, "score loss", value, 0, u32::MAX)?),
+        _ => {
+            return Err(ProtocolError::new(format!(
+                "{command}: expected `score units N`, `score win N` or `score loss N`"
+            )))
+        }
+    })
+}
+
+fn parse_eval(rest: &[&str]) -> Result<EvalLine, ProtocolError> {
+    let side = |key: &str, word: Option<&&str>, value: Option<&&str>| {
+        if word != Some(&key) {
+            return Err(ProtocolError::new(format!(
+                "eval: expected `{key} N`, found `{}`",
+                quote(word.copied().unwrap_or(""))
+            )));
+        }
+        number("eval", key, value.copied(), i64::MIN, i64::MAX)
+    };
+    match rest.first() {
+        Some(&"term") if rest.len() == 6 => Ok(EvalLine::Term {
+            name: rest[1].to_string(),
+            white: side("white", rest.get(2), rest.get(3))?,
+            black: side("black", rest.get(4), rest.get(5))?,
+        }),
+        Some(&"total") if rest.len() == 8 && rest[5] == "score" => Ok(EvalLine::Total {
+            white: side("white", rest.get(1), rest.get(2))?,
+            black: side("black", rest.get(3), rest.get(4))?,
+            score: parse_score("eval", Some(rest[6]), Some(rest[7]))?,
+        }),
+        _ => Err(ProtocolError::new(
+            "eval: expected `eval term NAME white N black N` or \
+             `eval total white N black N score units N`",
+        )),
+    }
+}
+
+impl fmt::Display for EvalLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalLine::Term { name, white, black } => {
+                write!(
+                    f,
+                    "eval term {} white {white} black {black}",
+                    one_line(name)
+                )
+            }
+            EvalLine::Total {
+                white,
+                black,
+                score,
+            } => write!(f, "eval total white {white} black {black} score {score}"),
+        }
+    }
 }
 
 impl fmt::Display for Score {
@@ -385,6 +475,9 @@ impl fmt::Display for Info {
         f.write_str("info")?;
         if let Some(d) = self.depth {
             write!(f, " depth {d}")?;
+        }
+        if let Some(k) = self.multipv {
+            write!(f, " multipv {k}")?;
         }
         if let Some(s) = self.score {
             write!(f, " score {s}")?;
@@ -435,6 +528,7 @@ impl fmt::Display for EngineMessage {
             EngineMessage::ReadyOk => f.write_str("readyok"),
             EngineMessage::Info(info) => info.fmt(f),
             EngineMessage::BestMove(token) => write!(f, "bestmove {token}"),
+            EngineMessage::Eval(line) => line.fmt(f),
             EngineMessage::Error(text) => write!(f, "error {}", one_line(text)),
         }
     }
@@ -467,7 +561,11 @@ mod tests {
             "info score win 3",
             "info score loss 0 string the end is near",
             "info depth 1 pv c1-c2xd1 string two words",
+            "info depth 6 multipv 2 score units 12 pv h9-g9",
             "info",
+            "eval term progress white 520 black -4",
+            "eval total white 640 black 600 score units -40",
+            "eval total white 0 black 0 score loss 0",
             "bestmove c1-c2xd1",
             "bestmove pass",
             "error go: unknown limit `deep`",
@@ -475,6 +573,32 @@ mod tests {
             let message = EngineMessage::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
             assert_eq!(message.to_string(), line);
         }
+    }
+
+    #[test]
+    fn bad_eval_and_multipv_lines_say_what_was_expected() {
+        assert_eq!(
+            error("eval term progress white 5"),
+            "eval: expected `eval term NAME white N black N` or `eval total white N black N \
+             score units N`"
+        );
+        assert_eq!(
+            error("eval term progress white 5 blue 4"),
+            "eval: expected `black N`, found `blue`"
+        );
+        assert_eq!(
+            error("eval total white 1 black x score units 1"),
+            "eval: `black` needs a whole number from -9223372036854775808 to \
+             9223372036854775807, found `x`"
+        );
+        assert_eq!(
+            error("eval total white 1 black 2 score big 1"),
+            "eval: expected `score units N`, `score win N` or `score loss N`"
+        );
+        assert_eq!(
+            error("info multipv 0"),
+            "info: `multipv` needs a whole number from 1 to 4294967295, found `0`"
+        );
     }
 
     #[test]
@@ -500,7 +624,7 @@ mod tests {
         assert_eq!(
             error("hello there"),
             "unknown message `hello`; expected one of id, option, agonok, readyok, info, \
-             bestmove, error"
+             bestmove, eval, error"
         );
         assert_eq!(
             error("bestmove"),

@@ -151,7 +151,7 @@ fn main() {
             }
             Command::Quit if mode == "noquit" => {}
             Command::Quit => return,
-            Command::SetOption { .. } | Command::Stop => {}
+            Command::SetOption { .. } | Command::Stop | Command::Eval => {}
         }
     }
     if mode == "noquit" {

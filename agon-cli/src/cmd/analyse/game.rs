@@ -47,6 +47,8 @@ pub struct PlyAnalysis {
     pub loss: i32,
     /// How bad that is, if bad at all.
     pub class: Option<Class>,
+    /// The class's annotation glyph (`$6`, `$2`, `$4` in records).
+    pub nag: Option<u8>,
 }
 
 /// One side's totals over a game.
@@ -151,6 +153,7 @@ pub fn analyse(start: Position, actions: &[Action], config: &AlphaBetaConfig) ->
             is_best,
             loss: lost,
             class: Class::of_loss(lost),
+            nag: Class::of_loss(lost).map(Class::nag),
         });
     }
     GameAnalysis {

@@ -62,7 +62,10 @@ impl Score {
     pub fn clipped_for(self, side: Side) -> i32 {
         let white = match self {
             Score::Units(units) => units.clamp(-CLIP, CLIP),
-            Score::Forced { winner, .. } if winner == Side::White => CLIP,
+            Score::Forced {
+                winner: Side::White,
+                ..
+            } => CLIP,
             Score::Forced { .. } => -CLIP,
         };
         if side == Side::White {

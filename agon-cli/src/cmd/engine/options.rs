@@ -1,11 +1,13 @@
 //! The options `agon engine` declares in its handshake (`Agent`, `Hash`, `Seed`), how
 //! `setoption` changes them, and the agent they build.
 
-use agon_core::agents::{from_spec, Agent, AgentSpec};
+use agon_core::agents::{from_spec, Agent, AgentSpec, AlphaBetaConfig};
 use agon_notation::protocol::{EngineOption, OptionKind};
 
 /// The largest `Hash` (MB), as `alphabeta:hash=` accepts.
 const MAX_HASH: u64 = 4096;
+/// The most lines `MultiPV` asks for, as `alphabeta:multipv=` accepts.
+const MAX_MULTIPV: u64 = AlphaBetaConfig::MAX_MULTIPV as u64;
 
 /// The engine's settings: what the next agent is built from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +18,8 @@ pub struct Settings {
     pub hash: u64,
     /// The agent's seed (`Seed`).
     pub seed: u64,
+    /// How many best lines alpha-beta reports (`MultiPV`).
+    pub multipv: u64,
     /// The values at startup (the `default` of each option).
     defaults: (String, u64, u64),
 }
@@ -31,6 +35,7 @@ impl Settings {
             agent: agent.to_string(),
             hash,
             seed,
+            multipv: 1,
             defaults: (agent.to_string(), hash, seed),
         })
     }
@@ -59,6 +64,14 @@ impl Settings {
                     default: i128::from(*seed),
                     min: 0,
                     max: i128::from(u64::MAX),
+                },
+            },
+            EngineOption {
+                name: "MultiPV".into(),
+                kind: OptionKind::Spin {
+                    default: 1,
+                    min: 1,
+                    max: i128::from(MAX_MULTIPV),
                 },
             },
         ]
@@ -93,17 +106,23 @@ impl Settings {
                 check_memory(hash).map_err(|e| format!("setoption: `Hash` {hash}: {e}"))?;
                 self.hash = hash;
             }
+            "MultiPV" => self.multipv = value.parse().expect("checked against the declaration"),
             _ => self.seed = value.parse().expect("checked against the declaration"),
         }
         Ok(())
     }
 
-    /// The agent these settings describe: the `Agent` spec with `hash=` from `Hash` when
-    /// it is `alphabeta` without its own `hash=`, seeded with `Seed`.
+    /// The agent these settings describe: the `Agent` spec with `hash=` from `Hash` and
+    /// `multipv=` from `MultiPV` when it is `alphabeta` without its own, seeded with `Seed`.
     pub fn build(&self) -> Result<Box<dyn Agent>, String> {
         let mut spec = AgentSpec::parse(&self.agent).map_err(|e| e.to_string())?;
-        if spec.name == "alphabeta" && !spec.options.iter().any(|(k, _)| k == "hash") {
+        let has = |spec: &AgentSpec, key: &str| spec.options.iter().any(|(k, _)| k == key);
+        if spec.name == "alphabeta" && !has(&spec, "hash") {
             spec.options.push(("hash".into(), self.hash.to_string()));
+        }
+        if spec.name == "alphabeta" && self.multipv > 1 && !has(&spec, "multipv") {
+            spec.options
+                .push(("multipv".into(), self.multipv.to_string()));
         }
         if spec.name == "alphabeta" {
             let hash = spec.options.iter().find(|(k, _)| k == "hash");
@@ -161,6 +180,7 @@ mod tests {
                 "option name Agent type string default alphabeta:noise=3",
                 "option name Hash type spin default 32 min 1 max 4096",
                 "option name Seed type spin default 7 min 0 max 18446744073709551615",
+                "option name MultiPV type spin default 1 min 1 max 256",
             ]
         );
     }
@@ -176,7 +196,7 @@ mod tests {
         assert_eq!(s.agent, "mcts:playouts=10");
         assert_eq!(
             s.set("Threads", Some("2")).unwrap_err(),
-            "setoption: unknown option `Threads`; options: Agent, Hash, Seed"
+            "setoption: unknown option `Threads`; options: Agent, Hash, Seed, MultiPV"
         );
         assert_eq!(
             s.set("Hash", Some("0")).unwrap_err(),
@@ -201,5 +221,18 @@ mod tests {
         assert_eq!(s.build().unwrap().spec(), "alphabeta:depth=4,hash=2");
         s.agent = "greedy".into();
         assert_eq!(s.build().unwrap().spec(), "greedy");
+    }
+
+    #[test]
+    fn multipv_reaches_alphabeta_unless_its_spec_sets_it() {
+        let mut s = Settings::new("alphabeta:depth=3", 16, 1).unwrap();
+        s.set("multipv", Some("3")).unwrap();
+        assert_eq!(s.build().unwrap().spec(), "alphabeta:depth=3,multipv=3");
+        s.agent = "alphabeta:depth=3,multipv=2".into();
+        assert_eq!(s.build().unwrap().spec(), "alphabeta:depth=3,multipv=2");
+        assert_eq!(
+            s.set("MultiPV", Some("257")).unwrap_err(),
+            "setoption: option `MultiPV` takes a whole number from 1 to 256, not `257`"
+        );
     }
 }

@@ -35,7 +35,11 @@ impl Thinking {
         let thread_answered = answered.clone();
         let handle = thread::spawn(move || {
             let root = *game.position();
-            let mut report = |r: &SearchReport| send(EngineMessage::Info(info(r, &root)));
+            let mut report = |r: &SearchReport| {
+                for line in infos(r, &root) {
+                    send(EngineMessage::Info(line));
+                }
+            };
             let mut control = SearchControl {
                 limits: limits(&go),
                 stop: Some(thread_stop.clone()),
@@ -119,23 +123,34 @@ fn limits(go: &Go) -> Option<SearchLimits> {
     })
 }
 
-/// The `info` line of a completed iteration.
-fn info(report: &SearchReport, root: &Position) -> Info {
+/// The `info` lines of a completed iteration: one, or one per line (`multipv K`, best
+/// first) when the search reports several.
+fn infos(report: &SearchReport, root: &Position) -> Vec<Info> {
     let micros = report.elapsed.as_micros().max(1);
     let nps = u128::from(report.nodes) * 1_000_000 / micros;
-    Info {
+    let info = |multipv: Option<u32>, score: i32, forced: Option<i32>, pv: &[Action]| Info {
         depth: Some(report.depth),
-        score: Some(match report.forced_end() {
+        multipv,
+        score: Some(match forced {
             Some(plies) if plies > 0 => Score::Win(plies.unsigned_abs()),
             Some(plies) => Score::Loss(plies.unsigned_abs()),
-            None => Score::Units(i64::from(report.score)),
+            None => Score::Units(i64::from(score)),
         }),
         nodes: Some(report.nodes),
         nps: Some(u64::try_from(nps).unwrap_or(u64::MAX)),
         time: Some(u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX)),
-        pv: annotate(root, &report.pv),
+        pv: annotate(root, pv),
         string: None,
+    };
+    if report.lines.len() <= 1 {
+        return vec![info(None, report.score, report.forced_end(), &report.pv)];
     }
+    report
+        .lines
+        .iter()
+        .zip(1..)
+        .map(|(line, k)| info(Some(k), line.score, line.forced_end(), &line.pv))
+        .collect()
 }
 
 /// Actions played in turn from `root`, written with their capture annotations (stops at
