@@ -653,7 +653,8 @@ mod tests {
         );
         assert_eq!(
             error("info seldepth 5"),
-            "info: unknown field `seldepth`; expected depth, score, nodes, nps, time, pv or string"
+            "info: unknown field `seldepth`; expected depth, multipv, score, nodes, nps, time, \
+             pv or string"
         );
         assert_eq!(
             error("info pv"),
