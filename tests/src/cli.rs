@@ -54,3 +54,11 @@ pub fn scratch(name: &str) -> PathBuf {
         &std::env::temp_dir().join(format!("agon-cli-test-{}-{name}", std::process::id())),
     )
 }
+
+/// Writes `text` to the file `name` in `dir` and returns its path as a string (for
+/// command lines).
+pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    path.to_str().expect("a UTF-8 path").to_string()
+}

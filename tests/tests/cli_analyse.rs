@@ -2,9 +2,8 @@
 //! positions, every ply scored, multi-PV lines in order, the same output at any thread
 //! count, and invalid games reported with their place while the others are analysed.
 
-use agon_tests::cli::{agon, agon_with_stdin, scratch};
+use agon_tests::cli::{agon, agon_with_stdin, scratch, write_file as write};
 use serde_json::{json, Value};
-use std::path::Path;
 
 /// White's queen is on a6 and five guards hold ring 1: `f8-f7` closes the ring without
 /// the queen and loses at once (six-guards), where the queen could have stepped in.
@@ -36,12 +35,6 @@ const MIXED: &str = "[Event \"one\"]\n\
 \n\
 1. k1-k2 d1-e2 2. a5-a4 f11-g10 3. a4-b5 h1-i1 4. f1-f2 b7-b6 5. b5-b4 g10-g9 *\n";
 
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
 /// The one JSON game of an analysis of `record`.
 fn analyse_one(record: &str, agent: &str) -> Value {
     let run = agon_with_stdin(&["analyse", "--json", "--agent", agent], record).ok();
@@ -72,16 +65,34 @@ fn closing_the_ring_without_the_queen_is_a_blunder() {
     assert_eq!(game["white"]["blunders"], 1);
     assert_eq!(game["white"]["plies"], 1);
     assert_eq!(game["black"]["plies"], 0);
-    let text = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=3"], SIX_GUARDS).ok();
+    // Records on stdout, summaries on stderr.
+    let run = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=3"], SIX_GUARDS).code(0);
     assert!(
-        text.stdout
+        run.stderr
             .starts_with("<stdin> game 1: White average loss "),
         "{}",
-        text.stdout
+        run.stderr
     );
-    assert!(text.stdout.contains(
+    assert!(run.stderr.contains(
         "over 1 ply (0 inaccuracies, 0 mistakes, 1 blunder); Black average loss 0.00 over 0 plies"
     ));
+    // The record: the engine named, the summary before the first ply, the blunder's NAG and
+    // the engine's choice after it.
+    let best = ply["best"][0]["pv"][0].as_str().unwrap();
+    assert!(run
+        .stdout
+        .contains("[Annotator \"agon analyse alphabeta:depth=3,contempt=0\"]"));
+    assert!(
+        run.stdout.contains("\n{analysis: White average loss "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with(&format!("1. f8-f7 $4 {{#-0 best: {best}}} 0-1\n")),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -171,6 +182,80 @@ fn every_ply_is_scored_and_lines_come_best_first() {
             assert_eq!(ply["loss"].as_i64().unwrap(), loss.max(0), "{ply}");
         }
     }
+}
+
+#[test]
+fn annotated_records_validate_are_canonical_and_score_every_ply() {
+    let dir = scratch("analyse-records");
+    let input = write(&dir, "games.agn", &MIXED.replace("2. g9-g7", "2. g9-g8"));
+    let run = agon(&["analyse", "--agent", "alphabeta:depth=3", &input]).code(0);
+    assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
+    let annotated = write(&dir, "annotated.agn", &run.stdout);
+    let valid = agon(&["validate", "--json", &annotated]).ok().json_lines();
+    assert_eq!(valid.len(), 3);
+    assert_eq!(
+        valid
+            .iter()
+            .map(|g| g["plies"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [4, 3, 10]
+    );
+    // Canonical already: fmt changes nothing.
+    agon(&["fmt", "--check", &annotated]).ok();
+    // Every ply is followed by its score comment: `{+0.35/3}`, `{-1.20/3 best: ...}`.
+    let json = agon(&["convert", "--to", "json", &annotated]).ok();
+    let games: Vec<Value> = json.json_lines();
+    assert_eq!(games.len(), 3);
+    for game in &games {
+        assert!(game["comments"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("analysis: White average loss "));
+        for (k, ply) in game["moves"].as_array().unwrap().iter().enumerate() {
+            let comments = ply["comments"].as_array().unwrap();
+            assert_eq!(comments.len(), 1, "ply {}: {ply}", k + 1);
+            let text = comments[0].as_str().unwrap();
+            assert!(is_score_comment(text), "ply {}: {text}", k + 1);
+        }
+    }
+    // With -o the records go to the file and the summaries to stdout.
+    let output = dir.join("out.agn");
+    let run = agon(&[
+        "analyse",
+        "--agent",
+        "alphabeta:depth=3",
+        &input,
+        "-o",
+        output.to_str().unwrap(),
+    ])
+    .ok();
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    assert!(run
+        .stdout
+        .starts_with(&format!("{input} game 1: White average loss ")));
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        std::fs::read_to_string(&annotated).unwrap()
+    );
+}
+
+/// Whether a comment is a score comment: `+0.35/3`, `-1.20/3 best: d9-d8`, `0.00/3`, `#+2/3`.
+fn is_score_comment(text: &str) -> bool {
+    let (score, best) = match text.split_once(" best: ") {
+        Some((score, best)) => (score, Some(best)),
+        None => (text, None),
+    };
+    let Some((value, depth)) = score.split_once('/') else {
+        return score.starts_with('#');
+    };
+    let number = value.strip_prefix(['+', '-']).unwrap_or(value);
+    let units_ok = number.split_once('.').is_some_and(|(a, b)| {
+        !a.is_empty() && a.chars().all(|c| c.is_ascii_digit()) && b.len() == 2
+    });
+    let forced_ok = value.starts_with("#+") || value.starts_with("#-");
+    (units_ok || forced_ok)
+        && depth.parse::<u32>().is_ok_and(|d| d > 0)
+        && best.is_none_or(|b| !b.is_empty() && !b.contains(' '))
 }
 
 #[test]

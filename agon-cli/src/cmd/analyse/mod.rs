@@ -1,11 +1,12 @@
 //! `agon analyse`: an alpha-beta engine's judgement of every ply of recorded games (the
 //! score before and after, the best lines, inaccuracies, mistakes and blunders) and each
-//! side's average loss, as JSON or as a summary per game.
+//! side's average loss, written into the records as comments and NAGs, or as JSON.
 //!
 //! Games are analysed in parallel (one game per task on the rayon pool) and reported in
 //! input order; each game gets a new agent, so the output does not depend on the thread
 //! count. Invalid games are reported (file, line, column, ply) and skipped.
 
+mod annotate;
 mod game;
 mod judgement;
 
@@ -14,9 +15,9 @@ use crate::games::{for_each_game, Event, MapFn, Source};
 use crate::output::{stderr_is_terminal, Out};
 use agon_core::agents::{AgentSpec, AlphaBetaConfig};
 use agon_core::Action;
-use agon_notation::{RecordError, ValidGame};
+use agon_notation::{GameRecord, RecordError, ValidGame};
 use clap::Args;
-use game::{GameAnalysis, SideSummary};
+use game::GameAnalysis;
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -26,14 +27,17 @@ use std::sync::Arc;
 /// Examples shown after `agon analyse --help`.
 pub const EXAMPLES: &str = "\
 Examples:
-  agon analyse game.agn                          a summary per game (average loss per side)
+  agon analyse game.agn                          the record annotated, to stdout
+  agon analyse games.agn -o annotated.agn        ... to a file (summaries on stdout)
   agon analyse --json games.agn | jq '.plies[] | select(.class == \"blunder\")'
   agon analyse --agent alphabeta:depth=8 --multipv 3 --json game.agn -o game.json
   agon-selfplay ... | agon analyse --json         read stdin (also with `-` as a file name)
-Every ply gets the engine's score before and after it (White's view: +0.35 is 35 units for
-White, #+5 a win for White forced within 5 plies), the best lines before it, and the loss
-of the side that chose it: an inaccuracy from 0.50, a mistake from 1.00, a blunder from
-2.00 (docs/cli.md explains the thresholds). Invalid games are reported as `agon validate`
+Every ply gets the engine's score after it as a comment, White's view ({+0.35/6}: 35 units
+for White at depth 6; {#+5}: a win for White forced within 5 plies), the engine's best
+action when another was played ({-1.20/6 best: d9-d8}), and a NAG for the loss of the side
+that chose it: $6 inaccuracy from 0.50, $2 mistake from 1.00, $4 blunder from 2.00
+(docs/cli.md explains the thresholds). Each game's summary (average loss per side) goes to
+stderr, or to stdout with -o, and into a comment before the first ply. Invalid games are reported as `agon validate`
 reports them and skipped; exit codes: 0 all analysed, 1 some game invalid, 2 a file could
 not be read or the command line is wrong.";
 
@@ -53,8 +57,8 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "N")]
     pub multipv: Option<usize>,
 
-    /// One JSON object per game (NDJSON): every ply's scores, lines, loss and class, and
-    /// each side's summary.
+    /// One JSON object per game (NDJSON) instead of annotated records: every ply's scores,
+    /// lines, loss and class, and each side's summary.
     #[arg(long)]
     pub json: bool,
 
@@ -83,6 +87,8 @@ struct Finished {
     white: Option<String>,
     black: Option<String>,
     analysis: GameAnalysis,
+    /// The record with the analysis written into it (records output only).
+    record: Option<GameRecord>,
 }
 
 /// One game as `--json` prints it.
@@ -133,21 +139,30 @@ fn engine_config(args: &AnalyseArgs) -> Result<AlphaBetaConfig, CliError> {
     Ok(config)
 }
 
-/// Analyses one game of the input (on a worker thread).
+/// Analyses one game of the input (on a worker thread), and writes the analysis into its
+/// record unless `json`.
 fn analyse_item(
     config: &AlphaBetaConfig,
+    json: bool,
     file: &str,
     item: Result<ValidGame, RecordError>,
 ) -> Analysed {
     let valid = item?;
     let actions: Vec<Action> = valid.game.plies().iter().map(|p| p.action).collect();
+    let analysis = game::analyse(*valid.game.start(), &actions, config);
+    let record = (!json).then(|| {
+        let mut record = valid.record.clone();
+        annotate::annotate(&mut record, &analysis, &config.spec());
+        record
+    });
     Ok(Finished {
         file: file.to_string(),
         index: valid.index,
         line: valid.line,
         white: valid.record.tag("White"),
         black: valid.record.tag("Black"),
-        analysis: game::analyse(*valid.game.start(), &actions, config),
+        analysis,
+        record,
     })
 }
 
@@ -183,8 +198,11 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
     let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
     let progress = (!args.no_progress && stderr_is_terminal())
         .then(|| crate::cmd::validate::progress_bar(total));
-    let map: MapFn<Analysed> = Arc::new(move |file, item| analyse_item(&config, file, item));
+    let json = args.json;
+    let map: MapFn<Analysed> = Arc::new(move |file, item| analyse_item(&config, json, file, item));
     let (mut analysed, mut invalid, mut unreadable) = (0u64, 0u64, 0u64);
+    let summaries_to_stdout = args.output.is_some() && !args.json;
+    let mut summaries = Out::new();
     let note = |text: &str| match &progress {
         Some(bar) => bar.suspend(|| eprintln!("{text}")),
         None => eprintln!("{text}"),
@@ -206,10 +224,22 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
                     };
                     serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
                     writeln!(out)?;
-                } else {
-                    writeln!(out, "{}", summary_line(&finished))?;
+                } else if let Some(record) = &finished.record {
+                    if analysed > 1 {
+                        writeln!(out)?;
+                    }
+                    write!(out, "{record}")?;
                 }
                 out.flush()?;
+                if !args.json {
+                    let line = summary_line(&finished);
+                    if summaries_to_stdout {
+                        writeln!(summaries, "{line}")?;
+                        summaries.flush()?;
+                    } else {
+                        note(&line);
+                    }
+                }
                 if let Some(bar) = &progress {
                     bar.set_message(format!("{analysed} games analysed, {invalid} invalid"));
                 }
@@ -282,32 +312,17 @@ fn refuse_input_as_output(output: &Path, inputs: &[PathBuf]) -> Result<(), CliEr
     Ok(())
 }
 
-/// `FILE game G (White vs Black): White 0.23 average loss over 40 plies (2 inaccuracies,
+/// `FILE game G (White vs Black): White average loss 0.23 over 40 plies (2 inaccuracies,
 /// 1 mistake, 0 blunders); Black ...`.
 fn summary_line(finished: &Finished) -> String {
     let players = match (&finished.white, &finished.black) {
         (Some(w), Some(b)) => format!(" ({w} vs {b})"),
         _ => String::new(),
     };
-    let a = &finished.analysis;
     format!(
-        "{} game {}{players}: White {}; Black {}",
+        "{} game {}{players}: {}",
         finished.file,
         finished.index,
-        side_text(&a.white),
-        side_text(&a.black)
-    )
-}
-
-fn side_text(side: &SideSummary) -> String {
-    let plural =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    format!(
-        "average loss {:.2} over {} ({}, {}, {})",
-        side.average_loss / 100.0,
-        plural(side.plies, "ply", "plies"),
-        plural(side.inaccuracies, "inaccuracy", "inaccuracies"),
-        plural(side.mistakes, "mistake", "mistakes"),
-        plural(side.blunders, "blunder", "blunders"),
+        annotate::summary_text(&finished.analysis)
     )
 }
