@@ -84,6 +84,7 @@ pub fn describe_termination(termination: agon_core::Termination) -> &'static str
         IllegalMove => "an engine sent an illegal action",
         Crash => "an engine crashed or broke the protocol",
         Timeout => "an engine did not answer in time",
+        Adjudication => "adjudicated from the players' search scores",
     }
 }
 

@@ -276,6 +276,18 @@ impl Game {
         }
     }
 
+    /// Ends a game the rules have not ended with `result` by a harness's adjudication
+    /// (termination `adjudication`: the players' scores said the game was decided or dead).
+    /// Does nothing if the game is over or `result` is `*`.
+    pub fn adjudicate(&mut self, result: GameResult) {
+        if self.outcome.is_none() && result != GameResult::Unfinished {
+            self.outcome = Some(Outcome {
+                result,
+                termination: Termination::Adjudication,
+            });
+        }
+    }
+
     /// Ends a game the rules have not ended with a loss for `loser`, for a reason outside
     /// the rules (`resignation`, `time-forfeit`, `illegal-move`, `crash`, `timeout`: a
     /// referee's decision). Does nothing if the game is over or `termination` is one the

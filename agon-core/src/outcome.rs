@@ -126,11 +126,15 @@ pub enum Termination {
     /// A player (an external engine) did not answer within its time limit: it loses
     /// (records only).
     Timeout,
+    /// A harness ended the game early from the players' own search scores (a draw when
+    /// both judged it level for long enough, or a win when one judged itself lost): an
+    /// adjudication, not a result the rules reached (records only).
+    Adjudication,
 }
 
 impl Termination {
     /// Every termination, in a stable order.
-    pub const ALL: [Termination; 12] = [
+    pub const ALL: [Termination; 13] = [
         Termination::Formation,
         Termination::SixGuards,
         Termination::NoMoves,
@@ -143,6 +147,7 @@ impl Termination {
         Termination::IllegalMove,
         Termination::Crash,
         Termination::Timeout,
+        Termination::Adjudication,
     ];
 
     /// The name used in records and output: `formation`, `six-guards`, ...
@@ -160,6 +165,7 @@ impl Termination {
             Termination::IllegalMove => "illegal-move",
             Termination::Crash => "crash",
             Termination::Timeout => "timeout",
+            Termination::Adjudication => "adjudication",
         }
     }
 

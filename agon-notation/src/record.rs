@@ -224,8 +224,10 @@ impl GameRecord {
             self.termination,
         )
         .map_err(|e| fail(0, e.kind, e.message))?;
-        if self.termination == Some(Termination::MoveLimit) {
-            game.adjudicate_move_limit();
+        match self.termination {
+            Some(Termination::MoveLimit) => game.adjudicate_move_limit(),
+            Some(Termination::Adjudication) => game.adjudicate(self.result),
+            _ => {}
         }
         Ok(game)
     }

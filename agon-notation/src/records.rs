@@ -366,8 +366,10 @@ impl<'a> Builder<'a> {
             return Err(error);
         };
         self.record.plies = game.plies().to_vec();
-        if let Some(Termination::MoveLimit) = self.record.termination {
-            game.adjudicate_move_limit();
+        match self.record.termination {
+            Some(Termination::MoveLimit) => game.adjudicate_move_limit(),
+            Some(Termination::Adjudication) => game.adjudicate(self.record.result),
+            _ => {}
         }
         Ok(ValidGame {
             index: self.index,

@@ -3,7 +3,8 @@
 //! A game the rules ended must carry that result (and, if it names one, that termination).
 //! A game the rules did not end may stop with `*`, with a decisive result and `Termination`
 //! `resignation` or `time-forfeit` (or a referee's `illegal-move`, `crash` or `timeout`, when
-//! an external engine failed), or with `1/2-1/2` and `agreement` or `move-limit`.
+//! an external engine failed), with `1/2-1/2` and `agreement` or `move-limit`, or with any
+//! result and `adjudication` (a harness judged the game from the players' scores).
 
 use crate::error::ErrorKind;
 use agon_core::{GameResult, Outcome, Termination};
@@ -35,6 +36,11 @@ pub fn allowed_results(termination: Termination) -> &'static [GameResult] {
         | Termination::Crash
         | Termination::Timeout => &[GameResult::WhiteWins, GameResult::BlackWins],
         Termination::Agreement | Termination::MoveLimit => &[GameResult::Draw],
+        Termination::Adjudication => &[
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ],
         _ => &[],
     }
 }
@@ -165,6 +171,10 @@ mod tests {
         assert!(!ok(Draw, Some(Timeout)));
         assert!(ok(Draw, Some(Agreement)));
         assert!(ok(Draw, Some(MoveLimit)));
+        assert!(ok(Draw, Some(Adjudication)));
+        assert!(ok(WhiteWins, Some(Adjudication)));
+        assert!(ok(BlackWins, Some(Adjudication)));
+        assert!(!ok(Unfinished, Some(Adjudication)));
         assert!(!ok(Draw, Some(Resignation)));
         assert!(!ok(WhiteWins, Some(MoveLimit)));
         assert!(!ok(WhiteWins, None));

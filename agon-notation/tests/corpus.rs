@@ -136,7 +136,7 @@ fn invalid_records_fail_with_the_expected_errors() {
                 "result results.agn:10:10: game 2: the result token 1-0 does not match the Result tag \"0-1\"",
                 "result results.agn:13:10: game 3: the rules have not ended the game after ply 1, so the result 0-1 needs [Termination \"resignation\"] or [Termination \"time-forfeit\"] (or the result `*`)",
                 "result results.agn:18:10: game 4: a game stopped by resignation ends 1-0 or 0-1, not 1/2-1/2",
-                "termination results.agn:21:15: game 5: the Termination tag: `checkmate` is not a termination; expected one of formation, six-guards, no-moves, repetition, double-pass, move-limit, resignation, time-forfeit, agreement, illegal-move, crash, timeout",
+                "termination results.agn:21:15: game 5: the Termination tag: `checkmate` is not a termination; expected one of formation, six-guards, no-moves, repetition, double-pass, move-limit, resignation, time-forfeit, agreement, illegal-move, crash, timeout, adjudication",
                 "termination results.agn:26:15: game 6: the Termination tag says `formation`, but the rules have not ended the game after ply 1",
                 "result results.agn:31:10: game 7: the Result tag: `1-1` is not a result; expected 1-0, 0-1, 1/2-1/2 or *",
                 "termination results.agn:36:15: game 8: the rules ended the game after ply 8 by repetition (drawn), but the Termination tag says `agreement`",

@@ -58,6 +58,10 @@ pub fn evaluate_terms(position: &Position) -> Option<EvalTerms> {
     eval::Evaluator::new(0, 0).terms(position)
 }
 
+/// The smallest size of a [`Agent::last_score`] that means a forced win (positive) or
+/// loss (negative).
+pub const FORCED_SCORE: i32 = alphabeta::FORCED_SCORE;
+
 /// A computer player.
 pub trait Agent: Send {
     /// The canonical spec string of this agent (`random`, `alphabeta:depth=4`, ...).
@@ -74,6 +78,17 @@ pub trait Agent: Send {
     /// from the seed alone).
     fn is_time_limited(&self) -> bool {
         false
+    }
+
+    /// The agent's own judgement of the position of its last choice, from the deciding
+    /// side's point of view, in the evaluation's units (100 is about one guard stepping
+    /// from the outer ring to ring 1; at least [`FORCED_SCORE`] in size for a result the
+    /// search saw as forced), or `None` when the agent does not score positions (random,
+    /// greedy) or did not search (a single legal action). Harnesses adjudicate games from
+    /// these scores (`agon-selfplay --draw-adjudication`); an agent without scores is
+    /// never adjudicated.
+    fn last_score(&self) -> Option<i32> {
+        None
     }
 
     /// Chooses like [`Agent::choose`], steered from outside (the engine protocol's `go` and

@@ -9,6 +9,9 @@ mod tt;
 
 pub use search::{ScoredLine, SearchReport};
 
+/// Scores at least this large are forced results (see [`SearchReport::forced_end`]).
+pub(crate) const FORCED_SCORE: i32 = search::WIN_BOUND;
+
 use super::eval::{evaluator, WeightOverrides};
 use super::spec::{OptionInfo, Options};
 use super::{Agent, SearchControl};
@@ -260,5 +263,9 @@ impl Agent for AlphaBetaAgent {
 
     fn is_time_limited(&self) -> bool {
         self.config.ms.is_some()
+    }
+
+    fn last_score(&self) -> Option<i32> {
+        self.last.as_ref().map(|report| report.score)
     }
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// The score of a won game at the root; a win `n` plies away scores `WIN - n`.
 pub(crate) const WIN: i32 = 1_000_000;
 /// Scores beyond this are wins or losses.
-const WIN_BOUND: i32 = WIN - 1000;
+pub(crate) const WIN_BOUND: i32 = WIN - 1000;
 const INFINITY: i32 = WIN + 1;
 /// Deepest ply the search reaches (iterative depth plus quiescence).
 pub(crate) const MAX_PLY: usize = 160;

@@ -355,4 +355,15 @@ impl Agent for MctsAgent {
     fn is_time_limited(&self) -> bool {
         self.config.ms.is_some()
     }
+
+    /// The chosen action's mean reward as evaluation units; a win taken at once is a
+    /// forced win, and a single legal action (no search) has no score.
+    fn last_score(&self) -> Option<i32> {
+        let report = self.last.as_ref()?;
+        match (report.playouts, report.root_visits) {
+            (0, 0) if report.value >= 1.0 => Some(super::FORCED_SCORE),
+            (0, 0) => None,
+            _ => Some(playout::units(report.value)),
+        }
+    }
 }

@@ -30,6 +30,17 @@ pub(crate) fn evaluate(eval: &Evaluator, pos: &Position) -> Reward {
     }
 }
 
+/// The evaluation units whose expected score is `value` (the inverse of [`evaluate`]'s
+/// logistic), kept below the size of a forced result: how a mean reward is reported as a
+/// score.
+pub(crate) fn units(value: f64) -> i32 {
+    let limit = f64::from(crate::agents::FORCED_SCORE - 1);
+    let value = value.clamp(0.0, 1.0);
+    (SCALE * (value / (1.0 - value)).ln())
+        .clamp(-limit, limit)
+        .round() as i32
+}
+
 /// Plays up to `plies` policy actions from `pos` and returns White's expected score.
 pub(crate) fn playout(
     eval: &Evaluator,
