@@ -55,6 +55,7 @@ fn main() {
         max_plies: 1000,
         seed: 1,
         sprt: None,
+        adjudication: Default::default(),
     };
     let mut rng = Rng::new(7);
     let cpu = cpu_seconds();

@@ -50,6 +50,7 @@ fn games_per_second(case: &Case, threads: usize, scale: u64) -> (f64, f64, Optio
         resume: false,
         threads,
         progress: false,
+        only: None,
     };
     let cpu_before = cpu_seconds();
     let started = Instant::now();

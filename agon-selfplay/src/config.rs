@@ -2,6 +2,7 @@
 //! the file name ends in `.toml`), so that an experiment is one file under version control.
 //! Command-line options override the file.
 
+use crate::adjudication::Adjudication;
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Kind, Pairing};
 use agon_core::Rules;
@@ -51,6 +52,10 @@ pub struct Settings {
     pub sprt: Option<String>,
     /// A tournament in which the first agent meets each other one (no round robin).
     pub gauntlet: Option<bool>,
+    /// Draw adjudication: `movenumber=N,movecount=C,score=S`.
+    pub draw_adjudication: Option<String>,
+    /// Resign adjudication: `movecount=C,score=S`.
+    pub resign_adjudication: Option<String>,
     /// The variant the others are compared with (report option).
     pub baseline: Option<String>,
     /// The equivalence margin of White's score (report option).
@@ -109,6 +114,8 @@ impl Settings {
             threads: over.threads.or(self.threads),
             sprt: over.sprt.or(self.sprt),
             gauntlet: over.gauntlet.or(self.gauntlet),
+            draw_adjudication: over.draw_adjudication.or(self.draw_adjudication),
+            resign_adjudication: over.resign_adjudication.or(self.resign_adjudication),
             baseline: over.baseline.or(self.baseline),
             margin: over.margin.or(self.margin),
             anchor: over.anchor.or(self.anchor),
@@ -185,7 +192,7 @@ impl Settings {
     }
 
     /// The variant names, with `all` expanded; `default` when none are given.
-    fn variant_names(&self, default: &str) -> Vec<String> {
+    pub fn variant_names(&self, default: &str) -> Vec<String> {
         let given = self
             .variants
             .clone()
@@ -274,8 +281,23 @@ impl Settings {
                 Some(text) => Some(text.parse().map_err(Error::Settings)?),
                 None => None,
             },
+            adjudication: self.adjudication()?,
         }
         .validated()
+    }
+
+    /// The adjudication rules of these settings (none when neither option is given).
+    pub fn adjudication(&self) -> Result<Adjudication> {
+        fn parse<T: std::str::FromStr<Err = String>>(text: &Option<String>) -> Result<Option<T>> {
+            text.as_deref()
+                .map(str::parse)
+                .transpose()
+                .map_err(Error::Settings)
+        }
+        Ok(Adjudication {
+            draw: parse(&self.draw_adjudication)?,
+            resign: parse(&self.resign_adjudication)?,
+        })
     }
 }
 

@@ -74,8 +74,9 @@ impl Contrast {
     }
 }
 
-/// Per-pair values of the contrast metrics over a block's complete pairs.
-fn contrast_values(pairs: &[PairRecord]) -> [Vec<f64>; 5] {
+/// Per-pair values of the contrast metrics ([`CONTRAST_METRICS`] order) over a block's
+/// complete pairs.
+pub fn contrast_values(pairs: &[PairRecord]) -> [Vec<f64>; 5] {
     let mut out: [Vec<f64>; 5] = Default::default();
     for pair in pairs.iter().filter(|p| p.complete()) {
         let s = pair.sums();

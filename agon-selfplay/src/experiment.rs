@@ -6,6 +6,7 @@
 //! colours swapped. Everything random about game `i` (its opening, the agents' seeds) is a
 //! function of `(seed, i)`, so a game never depends on threads, timing or shards.
 
+use crate::adjudication::Adjudication;
 use crate::error::{Error, Result};
 use crate::stats::sprt::SprtSpec;
 use agon_core::{Rng, Rules};
@@ -61,6 +62,10 @@ pub struct Experiment {
     /// (absent from manifests of experiments without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtSpec>,
+    /// Draw and resign adjudication from the agents' scores (absent from manifests of
+    /// experiments without it).
+    #[serde(default, skip_serializing_if = "Adjudication::is_empty")]
+    pub adjudication: Adjudication,
 }
 
 /// Everything needed to play one game of an experiment.
@@ -293,6 +298,7 @@ mod tests {
             max_plies: 100,
             seed: 7,
             sprt: None,
+            adjudication: Default::default(),
         }
         .validated()
         .unwrap()

@@ -102,6 +102,16 @@ impl Player {
         }
     }
 
+    /// The score this player gave its last choice, from its own point of view, in the
+    /// evaluation's units (see [`agon_core::agents::Agent::last_score`]); `None` when it
+    /// reports none.
+    pub fn last_score(&self) -> Option<i32> {
+        match self {
+            Player::Agent(agent) => agent.last_score(),
+            Player::Engine(_) => None,
+        }
+    }
+
     /// The action of the deciding side of `game` (not over). An engine's action has been
     /// checked (legal, annotations right); an agent's is checked by the caller.
     pub fn choose(&mut self, game: &Game) -> std::result::Result<Action, Refusal> {

@@ -15,12 +15,15 @@
 //! of a tournament; [`table`], [`report`] and [`charts`] present the results; [`merge`]
 //! joins shards; [`verify`] checks that a row and its record tell the same game.
 
+pub mod adjudication;
 pub mod charts;
 pub mod config;
 pub mod contrasts;
 pub mod error;
 pub mod experiment;
+pub mod explore;
 pub mod external;
+pub mod ladder;
 pub mod merge;
 pub mod play;
 pub mod progress;

@@ -3,6 +3,7 @@
 //! charts.
 
 use crate::error::{Error, Result};
+use crate::experiment::Experiment;
 use crate::report::write_reports;
 use crate::row::GameRow;
 use crate::sample::{sprt_limits, within_limits};
@@ -29,16 +30,41 @@ pub fn merge(dirs: &[PathBuf], out: &Path, analysis: &Analysis) -> Result<Summar
         return Err(Error::Settings("merge needs at least one directory".into()));
     };
     let base = Manifest::read(first)?;
+    let (rows, records) = gather(dirs, &base.experiment, first)?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    check_fresh(out, "merge into a new directory")?;
+    let manifest = Manifest::new(base.experiment, None);
+    let mut rows: Vec<GameRow> = rows.into_values().collect();
+    // Shards cannot see each other's games, so each plays all of its own; an SPRT decides
+    // on the merged prefix here, and the games after its decision are left out.
+    if let Some(limits) = sprt_limits(&manifest.experiment, &rows) {
+        rows.retain(|r| within_limits(&manifest.experiment, &limits, r.index));
+    }
+    write_games(out, &rows, &records)?;
+    manifest.write(out)?;
+    write_reports(out, &manifest, &rows, analysis)
+}
+
+/// The games of `dirs`, each a directory of `experiment` (a shard, a copy, or the whole
+/// run): rows and records by index, each game once. Every game's row must agree with its
+/// record, and a game held twice must be the same game (its duration aside; time-limited
+/// games may differ, the first copy is kept). `named` is the directory the others are
+/// compared with in messages.
+pub fn gather(
+    dirs: &[PathBuf],
+    experiment: &Experiment,
+    named: &Path,
+) -> Result<(BTreeMap<u64, GameRow>, BTreeMap<u64, String>)> {
     let mut games: BTreeMap<u64, Copy> = BTreeMap::new();
     for dir in dirs {
         let manifest = Manifest::read(dir)?;
-        if manifest.experiment != base.experiment {
+        if manifest.experiment != *experiment {
             return Err(Error::output(
                 dir,
                 format!(
                     "holds a different experiment than {}; only shards or copies of one \
                      experiment can be merged",
-                    first.display()
+                    named.display()
                 ),
             ));
         }
@@ -57,7 +83,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, analysis: &Analysis) -> Result<Summar
             let Some(record) = files.records.remove(&row.index) else {
                 continue;
             };
-            check_game(&base.experiment, &row, &record)
+            check_game(experiment, &row, &record)
                 .map_err(|why| Error::output(dir, format!("game {}: {why}", row.index)))?;
             if let Some(existing) = games.get(&row.index) {
                 let same_row = GameRow {
@@ -89,21 +115,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path, analysis: &Analysis) -> Result<Summar
             );
         }
     }
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    check_fresh(out, "merge into a new directory")?;
-    let manifest = Manifest::new(base.experiment, None);
-    let mut rows = Vec::with_capacity(games.len());
+    let mut rows = BTreeMap::new();
     let mut records = BTreeMap::new();
     for (index, copy) in games {
-        rows.push(copy.row);
+        rows.insert(index, copy.row);
         records.insert(index, copy.record);
     }
-    // Shards cannot see each other's games, so each plays all of its own; an SPRT decides
-    // on the merged prefix here, and the games after its decision are left out.
-    if let Some(limits) = sprt_limits(&manifest.experiment, &rows) {
-        rows.retain(|r| within_limits(&manifest.experiment, &limits, r.index));
-    }
-    write_games(out, &rows, &records)?;
-    manifest.write(out)?;
-    write_reports(out, &manifest, &rows, analysis)
+    Ok((rows, records))
 }

@@ -1,6 +1,7 @@
 //! Playing one game of an experiment: the random opening shared by a pair, then the agents
 //! (asking the agent of the side that decides, which is not always the side to move).
 
+use crate::adjudication::{Adjudication, Judge};
 use crate::error::{Error, Result};
 use crate::experiment::GameSpec;
 use crate::external::{Player, Refusal};
@@ -85,9 +86,15 @@ pub fn random_opening(spec: &GameSpec, plies: u32) -> Game {
     game
 }
 
-/// Plays game `spec`: its opening, then the agents until the rules end the game or
-/// `max_plies` plies have been played (an adjudicated `move-limit` draw).
-pub fn play(spec: &GameSpec, opening_plies: u32, max_plies: u32) -> Result<PlayedGame> {
+/// Plays game `spec`: its opening, then the agents until the rules end the game,
+/// `max_plies` plies have been played (an adjudicated `move-limit` draw), or the
+/// adjudication rules end it from the agents' scores (termination `adjudication`).
+pub fn play(
+    spec: &GameSpec,
+    opening_plies: u32,
+    max_plies: u32,
+    adjudication: Adjudication,
+) -> Result<PlayedGame> {
     let started = Instant::now();
     let mut agents = [
         Player::new(&spec.white, spec.white_seed, spec.rules)?,
@@ -97,6 +104,7 @@ pub fn play(spec: &GameSpec, opening_plies: u32, max_plies: u32) -> Result<Playe
     let mut forfeit = None;
     let mut game = random_opening(spec, opening_plies);
     let opening: Vec<Action> = game.plies().iter().map(|p| p.action).collect();
+    let mut judge = (!adjudication.is_empty()).then(|| Judge::new(adjudication));
     while !game.is_over() {
         if game.ply_count() >= max_plies as usize {
             game.adjudicate_move_limit();
@@ -112,17 +120,27 @@ pub fn play(spec: &GameSpec, opening_plies: u32, max_plies: u32) -> Result<Playe
             }
             Err(Refusal::Error(e)) => return Err(e),
         };
-        if let Err(why) = game.play(action) {
-            let name = match decider {
-                Side::White => &spec.white,
-                Side::Black => &spec.black,
-            };
-            return Err(Error::Agent(format!(
-                "`{name}` chose the illegal action {action} at ply {} of game {} ({}): {why}",
-                game.ply_count() + 1,
-                spec.index,
-                spec.rules
-            )));
+        let captured = match game.play(action) {
+            Ok(captured) => captured,
+            Err(why) => {
+                let name = match decider {
+                    Side::White => &spec.white,
+                    Side::Black => &spec.black,
+                };
+                return Err(Error::Agent(format!(
+                    "`{name}` chose the illegal action {action} at ply {} of game {} ({}): {why}",
+                    game.ply_count() + 1,
+                    spec.index,
+                    spec.rules
+                )));
+            }
+        };
+        if let Some(judge) = judge.as_mut().filter(|_| !game.is_over()) {
+            let score = agents[decider.index()].last_score();
+            let captured = captured.count() > 0;
+            if let Some(result) = judge.after_choice(decider, score, captured, game.ply_count()) {
+                game.adjudicate(result);
+            }
         }
     }
     Ok(PlayedGame {
@@ -153,6 +171,7 @@ mod tests {
             max_plies: 300,
             seed: 3,
             sprt: None,
+            adjudication: Default::default(),
         }
         .validated()
         .unwrap()
@@ -161,8 +180,8 @@ mod tests {
     #[test]
     fn a_game_is_a_function_of_its_spec() {
         let e = experiment();
-        let a = play(&e.game(2), 6, 300).unwrap();
-        let b = play(&e.game(2), 6, 300).unwrap();
+        let a = play(&e.game(2), 6, 300, Adjudication::default()).unwrap();
+        let b = play(&e.game(2), 6, 300, Adjudication::default()).unwrap();
         assert_eq!(a.game.plies(), b.game.plies());
         assert_eq!(a.counts, b.counts);
         assert!(a.game.is_over());
@@ -172,8 +191,8 @@ mod tests {
     #[test]
     fn both_games_of_a_pair_start_with_the_same_opening() {
         let e = experiment();
-        let a = play(&e.game(0), 6, 300).unwrap();
-        let b = play(&e.game(1), 6, 300).unwrap();
+        let a = play(&e.game(0), 6, 300, Adjudication::default()).unwrap();
+        let b = play(&e.game(1), 6, 300, Adjudication::default()).unwrap();
         assert_eq!(a.opening.len(), 6);
         assert_eq!(a.opening, b.opening);
         assert_eq!(
@@ -188,7 +207,7 @@ mod tests {
     #[test]
     fn the_ply_limit_adjudicates_a_draw() {
         let e = experiment();
-        let a = play(&e.game(0), 6, 7).unwrap();
+        let a = play(&e.game(0), 6, 7, Adjudication::default()).unwrap();
         assert_eq!(a.game.ply_count(), 7);
         let outcome = a.game.outcome().unwrap();
         assert_eq!(outcome.termination, agon_core::Termination::MoveLimit);
@@ -197,7 +216,7 @@ mod tests {
     #[test]
     fn counts_match_the_plies() {
         let e = experiment();
-        let a = play(&e.game(3), 6, 300).unwrap();
+        let a = play(&e.game(3), 6, 300, Adjudication::default()).unwrap();
         let plies = a.game.ply_count() as u32;
         assert!(a.counts.decision_plies <= plies);
         assert!(a.counts.legal_actions >= u64::from(plies));

@@ -451,6 +451,7 @@ mod tests {
             max_plies: 100,
             seed: 1,
             sprt: None,
+            adjudication: Default::default(),
         }
     }
 

@@ -213,6 +213,7 @@ pub fn summary_columns() -> Vec<String> {
         "black_wins",
         "draws",
         "undecided",
+        "adjudicated",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -254,6 +255,7 @@ fn group_record(summary: &Summary, g: &GroupSummary) -> Vec<String> {
         g.black_wins.to_string(),
         g.draws.to_string(),
         g.undecided.to_string(),
+        g.adjudicated.to_string(),
     ];
     r.extend(
         outcome_kinds()
@@ -399,8 +401,8 @@ mod tests {
     #[test]
     fn every_group_row_has_every_column() {
         let columns = summary_columns();
-        assert_eq!(columns[7], "white_formation");
-        assert_eq!(columns[15], "draw_move_limit");
+        assert_eq!(columns[8], "white_formation");
+        assert_eq!(columns[16], "draw_move_limit");
         let experiment = Experiment {
             kind: Kind::Run,
             variants: vec!["standard".into()],
@@ -413,6 +415,7 @@ mod tests {
             max_plies: 10,
             seed: 1,
             sprt: None,
+            adjudication: Default::default(),
         };
         let summary = Summary::new(&experiment, &[], 2);
         assert_eq!(

@@ -27,7 +27,12 @@ pub struct Finished {
 /// Plays game `index` of an experiment.
 pub fn play_one(experiment: &Experiment, index: u64) -> Result<Finished> {
     let spec = experiment.game(index);
-    let played = play(&spec, experiment.opening_plies, experiment.max_plies)?;
+    let played = play(
+        &spec,
+        experiment.opening_plies,
+        experiment.max_plies,
+        experiment.adjudication,
+    )?;
     let row = GameRow::new(experiment, &spec, &played);
     let record = match &played.forfeit {
         Some(note) => write_record_with(&row, &played.game, &[("Forfeit", note)]),

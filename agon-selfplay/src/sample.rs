@@ -62,14 +62,19 @@ impl GameStat {
         matches!(self.result, GameResult::WhiteWins | GameResult::BlackWins)
     }
 
-    /// A draw the rules made (repetition, double pass), not a stopped game.
+    /// A draw the rules made (repetition, double pass), not a stopped or adjudicated game.
     pub fn rule_draw(&self) -> bool {
-        !self.decisive() && self.termination != Termination::MoveLimit
+        !self.decisive() && self.termination.is_rule_ending()
     }
 
     /// Stopped at the ply limit without a result by the rules.
     pub fn undecided(&self) -> bool {
         !self.decisive() && self.termination == Termination::MoveLimit
+    }
+
+    /// Ended by adjudication from the agents' scores (a draw or a win).
+    pub fn adjudicated(&self) -> bool {
+        self.termination == Termination::Adjudication
     }
 }
 
@@ -444,6 +449,7 @@ mod tests {
             max_plies: 100,
             seed: 1,
             sprt: Some(sprt.parse().unwrap()),
+            adjudication: Default::default(),
         }
     }
 

@@ -7,6 +7,7 @@ use crate::row::GameRow;
 use crate::runner::run_games;
 use crate::sample::{sprt_limits, within_limits, SprtMonitor};
 use crate::store::{GameWriter, Manifest};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -22,6 +23,9 @@ pub struct RunOptions {
     pub threads: usize,
     /// Draw a progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// Play only the games in these ranges of indices (`None`: every game of the
+    /// manifest), as a round of `agon-selfplay explore` does.
+    pub only: Option<Vec<Range<u64>>>,
 }
 
 /// What a run did.
@@ -77,13 +81,22 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
         .as_ref()
         .map(|w| w.done().clone())
         .unwrap_or_default();
-    let pending = manifest.indices().filter(move |i| !done.contains(i));
+    let shard = manifest.shard;
+    let in_shard = move |i: &u64| shard.iter().all(|s| s.contains(*i));
+    let wanted: Box<dyn Iterator<Item = u64> + Send> = match options.only.clone() {
+        Some(ranges) => Box::new(ranges.into_iter().flatten().filter(in_shard)),
+        None => Box::new(manifest.indices()),
+    };
+    let expected = match &options.only {
+        Some(ranges) => {
+            let pending = ranges.iter().cloned().flatten().filter(in_shard);
+            done_rows.len() as u64 + pending.filter(|i| !done.contains(i)).count() as u64
+        }
+        None => manifest.expected(),
+    };
+    let pending = wanted.filter(move |i| !done.contains(i));
     let mut progress = if options.progress {
-        Some(Progress::new(
-            manifest.expected(),
-            &done_rows,
-            &experiment.variants,
-        ))
+        Some(Progress::new(expected, &done_rows, &experiment.variants))
     } else {
         None
     };

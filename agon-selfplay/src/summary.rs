@@ -39,7 +39,7 @@ pub const ALPHA: f64 = 0.05;
 pub const POWER: f64 = 0.8;
 
 /// Every (result, termination) combination that self-play can produce, in report order.
-pub const OUTCOME_KINDS: [(GameResult, Termination); 9] = [
+pub const OUTCOME_KINDS: [(GameResult, Termination); 12] = [
     (GameResult::WhiteWins, Termination::Formation),
     (GameResult::WhiteWins, Termination::SixGuards),
     (GameResult::WhiteWins, Termination::NoMoves),
@@ -49,6 +49,9 @@ pub const OUTCOME_KINDS: [(GameResult, Termination); 9] = [
     (GameResult::Draw, Termination::Repetition),
     (GameResult::Draw, Termination::DoublePass),
     (GameResult::Draw, Termination::MoveLimit),
+    (GameResult::WhiteWins, Termination::Adjudication),
+    (GameResult::BlackWins, Termination::Adjudication),
+    (GameResult::Draw, Termination::Adjudication),
 ];
 
 /// Report options: what the statistics compare with and test for.
@@ -183,6 +186,11 @@ pub struct GroupSummary {
     pub draws: u64,
     /// Games stopped at the ply limit without a result by the rules (scored 1/2).
     pub undecided: u64,
+    /// Games ended by adjudication from the agents' scores (draws and wins; the wins are
+    /// also among `white_wins` and `black_wins`, the draws in no other count).
+    pub adjudicated: u64,
+    /// Of those, the draws.
+    pub adjudicated_draws: u64,
     /// Games by result and termination.
     pub by_termination: Vec<TerminationCount>,
     /// Warnings: `too few pairs`, `mostly undecided`.
@@ -193,6 +201,8 @@ pub struct GroupSummary {
     pub draw_rate: Rate,
     /// Move-limit games / games.
     pub undecided_rate: Rate,
+    /// Adjudicated games / games.
+    pub adjudicated_rate: Rate,
     /// White's wins / decisive games.
     pub white_share_of_decisive: Rate,
     /// White's mean score per game (win 1, draw or undecided 1/2).
@@ -553,6 +563,8 @@ impl GroupSummary {
         let black_wins = count(|g| g.result == GameResult::BlackWins);
         let draws = count(GameStat::rule_draw);
         let undecided = count(GameStat::undecided);
+        let adjudicated = count(GameStat::adjudicated);
+        let adjudicated_draws = count(|g| g.adjudicated() && !g.decisive());
         let mut kinds: Vec<(GameResult, Termination)> = OUTCOME_KINDS.to_vec();
         for g in games() {
             if !kinds.contains(&(g.result, g.termination)) {
@@ -666,11 +678,14 @@ impl GroupSummary {
             black_wins,
             draws,
             undecided,
+            adjudicated,
+            adjudicated_draws,
             by_termination,
             flags,
             decisive_rate: Rate::new(white_wins + black_wins, n),
             draw_rate: Rate::new(draws, n),
             undecided_rate: Rate::new(undecided, n),
+            adjudicated_rate: Rate::new(adjudicated, n),
             white_share_of_decisive: Rate::new(white_wins, white_wins + black_wins),
             white_score,
             white_score_wilson: wilson(white_points, n, Z95),
@@ -769,6 +784,7 @@ mod audit_examples {
             max_plies: 1000,
             seed: 1,
             sprt: None,
+            adjudication: Default::default(),
         }
     }
 

@@ -10,7 +10,7 @@ use crate::summary::{Summary, OUTCOME_KINDS};
 use agon_core::{GameResult, Termination};
 
 /// A table being built: a header row and data rows of equal length.
-struct Table {
+pub struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
     /// Columns holding text (left-aligned); the others are right-aligned.
@@ -18,7 +18,8 @@ struct Table {
 }
 
 impl Table {
-    fn new(header: &[&str], text_columns: usize) -> Table {
+    /// A table with these column headings; the first `text_columns` are left-aligned.
+    pub fn new(header: &[&str], text_columns: usize) -> Table {
         Table {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
@@ -27,12 +28,13 @@ impl Table {
     }
 
     /// Adds a row (padded or cut to the header's length).
-    fn push(&mut self, mut row: Vec<String>) {
+    pub fn push(&mut self, mut row: Vec<String>) {
         row.resize(self.header.len(), String::new());
         self.rows.push(row);
     }
 
-    fn render(&self) -> String {
+    /// The table as text, columns padded, a rule under the header.
+    pub fn render(&self) -> String {
         let columns = self.header.len();
         let mut widths: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
         for row in &self.rows {
@@ -102,8 +104,8 @@ fn opt_signed(value: Option<f64>) -> String {
     value.map_or("-".into(), signed)
 }
 
-/// An interval of shares as percents: `[49.7, 50.5]`.
-fn percents(value: Option<Interval>) -> String {
+/// An interval of shares as percents: `[49.7, 50.5]` (`-` when absent).
+pub fn percents(value: Option<Interval>) -> String {
     value.map_or("-".into(), |i| {
         format!(
             "[{}, {}]",
@@ -113,7 +115,8 @@ fn percents(value: Option<Interval>) -> String {
     })
 }
 
-fn percent(value: Option<f64>) -> String {
+/// A share in percent, `50.0%`, or `-`.
+pub fn percent(value: Option<f64>) -> String {
     value.map_or("-".into(), |v| format!("{}%", fixed(v * 100.0, 1)))
 }
 
@@ -224,7 +227,8 @@ pub fn render_summary(summary: &Summary) -> String {
 
 fn results_table(summary: &Summary, keys: &Keys, out: &mut String) {
     out.push_str(
-        "\nResults (White's score: win 1, draw 1/2, undecided 1/2; intervals 95%, over \
+        "\nResults (White's score: win 1, draw 1/2, undecided 1/2; draws: by the rules; \
+         adjudicated: ended from the agents' scores, wins and draws; intervals 95%, over \
          colour-swapped pairs; p: exact sign-flip test of no first-move advantage)\n",
     );
     let mut t = keys.table(
@@ -234,6 +238,7 @@ fn results_table(summary: &Summary, keys: &Keys, out: &mut String) {
             "Black",
             "draws",
             "undecided",
+            "adjudicated",
             "pairs",
             "White score",
             "95%",
@@ -255,6 +260,7 @@ fn results_table(summary: &Summary, keys: &Keys, out: &mut String) {
             g.black_wins.to_string(),
             g.draws.to_string(),
             g.undecided.to_string(),
+            g.adjudicated.to_string(),
             g.pairs.complete.to_string(),
             percent(g.pairs.white_score),
             percents(g.pairs.interval),

@@ -9,8 +9,11 @@
 
 mod axes;
 mod contrasts;
+pub mod explore;
+pub mod ladder;
 mod lengths;
 mod outcomes;
+pub mod panels;
 mod style;
 
 use crate::error::{Error, Result};
@@ -173,22 +176,31 @@ pub(crate) fn failed(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-fn svg(
+pub(crate) fn svg(
     path: &Path,
     size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> DrawResult,
 ) -> Result<()> {
-    let mut text = String::new();
-    {
-        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
-        draw(&root).map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
-        root.present()
-            .map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
-    }
+    let text =
+        svg_text(size, draw).map_err(|e| Error::Chart(format!("{}: {e}", path.display())))?;
     write_atomically(path, text.as_bytes())
 }
 
-fn png(
+/// A chart drawn as SVG text.
+pub(crate) fn svg_text(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> DrawResult,
+) -> std::result::Result<String, String> {
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        draw(&root)?;
+        root.present().map_err(failed)?;
+    }
+    Ok(text)
+}
+
+pub(crate) fn png(
     path: &Path,
     size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> DrawResult,

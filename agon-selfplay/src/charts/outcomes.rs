@@ -9,6 +9,7 @@ use super::axes::{
     category_label, interval_bar, marker, reference_line, row_chart, row_guide, row_y, value_label,
     Frame, ROW, X_AXIS,
 };
+use super::style::ADJUDICATED;
 use super::style::{
     bold, header, left, widest, Swatch, ACCENT, BLACK_WINS, DRAWS, HEADER, INK, LABEL_SIZE,
     UNDECIDED, WHITE_WINS, WIDTH,
@@ -95,6 +96,20 @@ pub fn draw<DB: DrawingBackend>(
         .collect();
 
     let (head, body) = root.split_vertically(HEADER);
+    // Adjudicated draws get a segment (and a legend entry) only when there are some.
+    let adjudicated = order.iter().any(|s| s.group.adjudicated_draws > 0);
+    let legend: Vec<(Swatch, &str)> = [
+        (Swatch::Fill(WHITE_WINS), "White wins"),
+        (Swatch::Fill(DRAWS), "draws"),
+        (Swatch::Fill(ADJUDICATED), "adjudicated draws"),
+        (Swatch::Fill(UNDECIDED), "ply limit"),
+        (Swatch::Fill(BLACK_WINS), "Black wins"),
+        (Swatch::Marker(ACCENT), "White's score, 95% interval"),
+        (Swatch::Dashed(EVEN), "50%: no first-player advantage"),
+    ]
+    .into_iter()
+    .filter(|(_, text)| adjudicated || *text != "adjudicated draws")
+    .collect();
     header(
         &head,
         "Outcomes by rule variant",
@@ -103,14 +118,7 @@ pub fn draw<DB: DrawingBackend>(
             "Left: shares of the games. Right: White's score (win 1, draw or ply limit 1/2) \
              with its 95% interval ({kind})."
         ),
-        &[
-            (Swatch::Fill(WHITE_WINS), "White wins"),
-            (Swatch::Fill(DRAWS), "draws"),
-            (Swatch::Fill(UNDECIDED), "ply limit"),
-            (Swatch::Fill(BLACK_WINS), "Black wins"),
-            (Swatch::Marker(ACCENT), "White's score, 95% interval"),
-            (Swatch::Dashed(EVEN), "50%: no first-player advantage"),
-        ],
+        &legend,
     )?;
 
     let label_width = widest(
@@ -151,12 +159,14 @@ pub fn draw<DB: DrawingBackend>(
         let w = g.white_wins as f64 / games;
         let d = g.draws as f64 / games;
         let u = g.undecided as f64 / games;
+        let a = g.adjudicated_draws as f64 / games;
         let (y0, y1) = (y - HALF_BAR, y + HALF_BAR);
         let segments = [
             (0.0, w, WHITE_WINS),
             (w, w + d, DRAWS),
-            (w + d, w + d + u, UNDECIDED),
-            (w + d + u, 1.0, BLACK_WINS),
+            (w + d, w + d + a, ADJUDICATED),
+            (w + d + a, w + d + a + u, UNDECIDED),
+            (w + d + a + u, 1.0, BLACK_WINS),
         ];
         bars.draw_series(
             segments

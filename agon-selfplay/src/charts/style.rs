@@ -47,6 +47,9 @@ pub const WHITE_WINS: RGBColor = RGBColor(238, 228, 200);
 pub const DRAWS: RGBColor = RGBColor(160, 160, 160);
 /// Games stopped at the ply limit (undecided): pale blue-grey, apart from the draws.
 pub const UNDECIDED: RGBColor = RGBColor(205, 214, 224);
+/// Draws adjudicated from the agents' scores: light grey with a green cast, apart from
+/// the rule draws and the ply limit.
+pub const ADJUDICATED: RGBColor = RGBColor(196, 214, 190);
 /// Black's wins: dark slate.
 pub const BLACK_WINS: RGBColor = RGBColor(52, 56, 72);
 /// Outlines.

@@ -1,6 +1,8 @@
 //! Command-line definitions (clap) and the shared pieces of the subcommands.
 
+mod explore;
 mod generate;
+mod ladder;
 mod merge;
 mod plan;
 mod report;
@@ -44,6 +46,12 @@ enum Command {
     Completions(generate::CompletionsArgs),
     /// Print the manual page (roff) of agon-selfplay, or of one subcommand.
     Man(generate::ManArgs),
+    /// Race a family of rule sets to verdicts (fair? decisive? deep?) in rounds, and write
+    /// report cards (explore.json, explore.csv, index.html).
+    Explore(Box<explore::ExploreArgs>),
+    /// A skill ladder: agents of doubling budget, each against the one below; the depth is
+    /// the number of steps the stronger wins significantly.
+    Ladder(ladder::LadderArgs),
 }
 
 /// Runs a parsed command line.
@@ -56,6 +64,8 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Plan(args) => plan::plan(args),
         Command::Completions(args) => generate::completions(args),
         Command::Man(args) => generate::man(args),
+        Command::Explore(args) => explore::explore(*args),
+        Command::Ladder(args) => ladder::ladder(args),
     }
 }
 
@@ -104,6 +114,15 @@ pub struct GameOptions {
     /// decides (alpha and beta default to 0.05).
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
+    /// End a game as a draw once both sides scored it within ±S for C moves each, after
+    /// move N (the agents' own search scores; agents without scores are never
+    /// adjudicated), e.g. `movenumber=40,movecount=8,score=20`.
+    #[arg(long, value_name = "movenumber=N,movecount=C,score=S")]
+    draw_adjudication: Option<String>,
+    /// End a game as a loss for a side that scored itself at -S or below for C of its
+    /// moves in a row, e.g. `movecount=4,score=1000`.
+    #[arg(long, value_name = "movecount=C,score=S")]
+    resign_adjudication: Option<String>,
 }
 
 impl GameOptions {
@@ -121,6 +140,8 @@ impl GameOptions {
             seed: self.seed,
             threads: self.threads,
             sprt: self.sprt.clone(),
+            draw_adjudication: self.draw_adjudication.clone(),
+            resign_adjudication: self.resign_adjudication.clone(),
             ..Settings::default()
         }
     }
@@ -171,7 +192,13 @@ impl AnalysisOptions {
 
 /// The number of worker threads: as given (1 to [`MAX_THREADS`]), else every core.
 fn threads(settings: &Settings) -> Result<usize> {
-    match settings.threads {
+    threads_given(settings.threads)
+}
+
+/// The number of worker threads of a `--threads` option: as given (1 to [`MAX_THREADS`]),
+/// else every core.
+fn threads_given(threads: Option<usize>) -> Result<usize> {
+    match threads {
         Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
         Some(n) => Err(Error::Settings(format!(
             "--threads takes a number from 1 to {MAX_THREADS}, not {n}"

@@ -59,6 +59,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         resume: args.games.resume,
         threads,
         progress: true,
+        only: None,
     };
     let outcome = run_session(&manifest, &options)?;
     eprintln!(

@@ -74,6 +74,7 @@ pub fn tournament(args: TournamentArgs) -> Result<()> {
         resume: args.games.resume,
         threads,
         progress: true,
+        only: None,
     };
     let outcome = run_session(&manifest, &options)?;
     eprintln!(

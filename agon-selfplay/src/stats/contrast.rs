@@ -117,6 +117,52 @@ pub fn permutation_p(sample: &[f64], reference: &[f64], seed: u64) -> f64 {
     f64::from(1 + hits) / f64::from(1 + PERMUTATIONS)
 }
 
+/// A difference averaged over strata, with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StratifiedDifference {
+    /// The mean over strata of `mean(sample_k) - mean(reference_k)`.
+    pub difference: f64,
+    /// `difference ± z·sqrt(Σ_k (s²_k1/n_k1 + s²_k0/n_k0)) / K`, the strata independent
+    /// (`None` when no stratum varies).
+    pub interval: Option<Interval>,
+    /// Strata used (those with at least two values on both sides).
+    pub strata: usize,
+}
+
+/// The main effect of a factor in a factorial design: for each stratum `k` (the other
+/// factors held fixed) the difference of means of two independent samples, averaged
+/// with equal weights over the strata, and its normal 95% interval from each side's
+/// variance of the mean (Welch's variance, summed over the strata). Strata with fewer
+/// than two values on either side are left out; `None` when none is left.
+pub fn stratified_difference(strata: &[(&[f64], &[f64])]) -> Option<StratifiedDifference> {
+    let mut sum = 0.0;
+    let mut variance = 0.0;
+    let mut k = 0usize;
+    for (sample, reference) in strata {
+        if sample.len() < 2 || reference.len() < 2 {
+            continue;
+        }
+        let (m1, v1) = mean_and_variance(sample);
+        let (m0, v0) = mean_and_variance(reference);
+        sum += m1 - m0;
+        variance += v1 / sample.len() as f64 + v0 / reference.len() as f64;
+        k += 1;
+    }
+    if k == 0 {
+        return None;
+    }
+    let difference = sum / k as f64;
+    let half = super::Z95 * variance.sqrt() / k as f64;
+    Some(StratifiedDifference {
+        difference,
+        interval: (half > 0.0).then_some(Interval {
+            low: difference - half,
+            high: difference + half,
+        }),
+        strata: k,
+    })
+}
+
 /// Holm's step-down correction at level `alpha`: sort the `m` p-values ascending; the
 /// k-th smallest (k = 0, 1, ...) is significant while `p ≤ alpha/(m - k)`, and every test
 /// after the first one that fails is not. Missing p-values are not tests.
@@ -200,6 +246,25 @@ mod tests {
         let d = difference(&[0.5, 0.5], &[0.5, 0.5], 7).unwrap();
         assert_eq!(d.p_value, 1.0);
         assert!(difference(&[1.0], &[0.0, 1.0], 7).is_none());
+    }
+
+    #[test]
+    fn stratified_differences_average_the_strata() {
+        // Stratum 1: means 1 and 0 (variances 0.5 and 0.5, n 3 and 3 -> var 1/3);
+        // stratum 2: means 3 and 2 (variances 1 and 1, n 2 and 2 -> var 1).
+        let a1 = [0.5, 1.0, 1.5];
+        let b1 = [-0.5, 0.0, 0.5];
+        let a2 = [2.0, 4.0];
+        let b2 = [1.0, 3.0];
+        let d = stratified_difference(&[(&a1, &b1), (&a2, &b2), (&[1.0], &b1)]).unwrap();
+        assert_eq!(d.strata, 2);
+        assert!((d.difference - 1.0).abs() < 1e-12);
+        let v1: f64 = 0.25 / 3.0 * 2.0;
+        let v2 = 2.0 / 2.0 * 2.0;
+        let half = crate::stats::Z95 * (v1 + v2).sqrt() / 2.0;
+        let i = d.interval.unwrap();
+        assert!((i.low - (1.0 - half)).abs() < 1e-12 && (i.high - (1.0 + half)).abs() < 1e-12);
+        assert!(stratified_difference(&[(&[1.0], &[2.0])]).is_none());
     }
 
     #[test]
