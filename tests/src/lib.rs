@@ -1,8 +1,10 @@
 //! Shared helpers for the workspace's end-to-end tests (see `tests/tests/`): running the
-//! binaries (`cli`, `selfplay`, `engine`), hand-built positions, an independent reference
-//! implementation of the rules, and readers for the Ludii conformance data.
+//! binaries (`cli`, `selfplay`, `engine`), a headless browser (`browser`), hand-built
+//! positions, an independent reference implementation of the rules, and readers for the
+//! Ludii conformance data.
 
 pub mod binaries;
+pub mod browser;
 pub mod cli;
 pub mod engine;
 pub mod ludii;
