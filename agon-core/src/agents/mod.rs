@@ -267,4 +267,23 @@ mod tests {
             assert!(actions.len() > 10, "{rules}");
         }
     }
+
+    #[test]
+    fn searching_agents_report_their_scores_and_the_others_none() {
+        let games = random_games(Rules::STANDARD, 6, 21);
+        let game = games.last().expect("a game in progress");
+        for spec in ["random", "greedy"] {
+            let mut agent = from_spec(spec, 1).unwrap();
+            agent.choose(game);
+            assert_eq!(agent.last_score(), None, "{spec}");
+        }
+        let mut alphabeta = AlphaBetaAgent::new(AlphaBetaConfig::with_depth(2, 1));
+        assert_eq!(alphabeta.last_score(), None, "no search yet");
+        let report = alphabeta.search(game);
+        assert_eq!(alphabeta.last_score(), Some(report.score));
+        let mut mcts = MctsAgent::new(MctsConfig::with_playouts(64, 1));
+        let report = mcts.search(game);
+        assert!(report.playouts > 0);
+        assert_eq!(mcts.last_score(), Some(mcts::units(report.value)));
+    }
 }

@@ -5,6 +5,9 @@
 mod playout;
 mod tree;
 
+#[cfg(test)]
+pub(crate) use playout::units;
+
 use super::eval::{evaluator, Evaluator, WeightOverrides};
 use super::history::History;
 use super::spec::{OptionInfo, Options};

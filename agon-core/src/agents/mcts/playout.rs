@@ -170,3 +170,20 @@ pub(crate) fn policy_weights(
     }
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewards_turn_back_into_evaluation_units() {
+        assert_eq!(units(0.5), 0);
+        // The logistic of SCALE units is 1/(1 + e^-1).
+        let lead = 1.0 / (1.0 + (-1.0f64).exp());
+        assert_eq!(units(lead), SCALE as i32);
+        assert_eq!(units(1.0 - lead), -(SCALE as i32));
+        // Certainty is kept below a forced result's size.
+        let limit = crate::agents::FORCED_SCORE - 1;
+        assert_eq!((units(1.0), units(0.0)), (limit, -limit));
+    }
+}
