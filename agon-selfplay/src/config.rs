@@ -21,6 +21,39 @@ pub const DEFAULT_SEED: u64 = 1;
 /// not read until memory runs out).
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
+/// Reads a config file of any settings type (at most [`MAX_CONFIG_BYTES`] of UTF-8): TOML
+/// if its name ends in `.toml`, JSON otherwise; errors name the file.
+pub fn load_file<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(Error::Settings(format!(
+            "{}: a config file is at most 1 MiB",
+            path.display()
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::Settings(format!(
+            "{}: not UTF-8 text (byte {} is not)",
+            path.display(),
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })?;
+    let is_toml = path
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("toml"));
+    let parsed = if is_toml {
+        toml::from_str(&text).map_err(|e| e.to_string())
+    } else {
+        serde_json::from_str(&text).map_err(|e| e.to_string())
+    };
+    parsed.map_err(|e| Error::Settings(format!("{}: {e}", path.display())))
+}
+
 /// Every setting, each optional (unset settings take the defaults above).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -69,34 +102,7 @@ pub struct Settings {
 impl Settings {
     /// Reads a config file: TOML if its name ends in `.toml`, JSON otherwise.
     pub fn load(path: &Path) -> Result<Settings> {
-        use std::io::Read;
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        let mut bytes = Vec::new();
-        file.take(MAX_CONFIG_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::io(path, e))?;
-        if bytes.len() as u64 > MAX_CONFIG_BYTES {
-            return Err(Error::Settings(format!(
-                "{}: a config file is at most 1 MiB",
-                path.display()
-            )));
-        }
-        let text = String::from_utf8(bytes).map_err(|e| {
-            Error::Settings(format!(
-                "{}: not UTF-8 text (byte {} is not)",
-                path.display(),
-                e.utf8_error().valid_up_to() + 1
-            ))
-        })?;
-        let is_toml = path
-            .extension()
-            .is_some_and(|x| x.eq_ignore_ascii_case("toml"));
-        let parsed = if is_toml {
-            toml::from_str(&text).map_err(|e| e.to_string())
-        } else {
-            serde_json::from_str(&text).map_err(|e| e.to_string())
-        };
-        parsed.map_err(|e| Error::Settings(format!("{}: {e}", path.display())))
+        load_file(path)
     }
 
     /// These settings with every setting given in `over` replacing this one's.

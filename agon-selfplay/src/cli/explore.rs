@@ -1,8 +1,8 @@
 //! `agon-selfplay explore`: a family of rule sets raced to a verdict (docs/explore.md).
 
-use super::{print, threads_given};
+use super::{print, threads_given, PlayOptions};
 use agon_selfplay::config::Settings;
-use agon_selfplay::explore::store::{merge_round, play_shard, prepare, run, PlayOptions};
+use agon_selfplay::explore::store::{merge_round, play_shard, prepare, run, Workers};
 use agon_selfplay::explore::{ExploreReport, ExploreSpec, Family, Phase, State, Tests};
 use agon_selfplay::ladder::{LadderSpec, DEFAULT_GAMES as DEFAULT_LADDER_GAMES};
 use agon_selfplay::{Error, Result, Shard};
@@ -36,21 +36,8 @@ pub struct ExploreArgs {
     /// budget's share, at least 6); each later round doubles them.
     #[arg(long, value_name = "N")]
     first_pairs: Option<u64>,
-    /// Uniformly random plies that open each pair of games (default 4).
-    #[arg(long, value_name = "N")]
-    opening_plies: Option<u32>,
-    /// Ply limit: a game still running after N plies is undecided (default 1000).
-    #[arg(long, value_name = "N")]
-    max_plies: Option<u32>,
-    /// Seed: every game depends on (seed, its index) only (default 1).
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
-    /// Draw adjudication from the agents' scores, e.g. `movenumber=40,movecount=8,score=20`.
-    #[arg(long, value_name = "movenumber=N,movecount=C,score=S")]
-    draw_adjudication: Option<String>,
-    /// Resign adjudication from the agents' scores, e.g. `movecount=4,score=1000`.
-    #[arg(long, value_name = "movecount=C,score=S")]
-    resign_adjudication: Option<String>,
+    #[command(flatten)]
+    play: PlayOptions,
     /// Balanced means White's score within ±MARGIN of 1/2 (default 0.02).
     #[arg(long, value_name = "SHARE")]
     margin: Option<f64>,
@@ -147,11 +134,11 @@ impl ExploreSettings {
             budget: args.budget,
             max_pairs: args.max_pairs,
             first_pairs: args.first_pairs,
-            opening_plies: args.opening_plies,
-            max_plies: args.max_plies,
-            seed: args.seed,
-            draw_adjudication: args.draw_adjudication.clone(),
-            resign_adjudication: args.resign_adjudication.clone(),
+            opening_plies: args.play.opening_plies,
+            max_plies: args.play.max_plies,
+            seed: args.play.seed,
+            draw_adjudication: args.play.draw_adjudication.clone(),
+            resign_adjudication: args.play.resign_adjudication.clone(),
             margin: args.margin,
             drawish: args.drawish,
             alpha: args.alpha,
@@ -164,16 +151,7 @@ impl ExploreSettings {
     }
 
     fn load(path: &Path) -> Result<ExploreSettings> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let is_toml = path
-            .extension()
-            .is_some_and(|x| x.eq_ignore_ascii_case("toml"));
-        let parsed = if is_toml {
-            toml::from_str(&text).map_err(|e| e.to_string())
-        } else {
-            serde_json::from_str(&text).map_err(|e| e.to_string())
-        };
-        parsed.map_err(|e| Error::Settings(format!("{}: {e}", path.display())))
+        agon_selfplay::config::load_file(path)
     }
 
     fn overlaid(self, cli: ExploreSettings) -> ExploreSettings {
@@ -310,7 +288,7 @@ pub fn explore(args: ExploreArgs) -> Result<()> {
     let settings = file.overlaid(ExploreSettings::of(&args));
     let dir = args.out.clone();
     let threads = threads_given(settings.threads)?;
-    let options = PlayOptions {
+    let options = Workers {
         threads,
         progress: true,
     };

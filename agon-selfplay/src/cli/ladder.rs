@@ -1,11 +1,9 @@
 //! `agon-selfplay ladder`: skill ladders of rule sets (docs/explore.md).
 
-use super::{print, threads, AnalysisOptions, GameOptions};
+use super::{play_and_report, print, threads, AnalysisOptions, GameOptions};
 use agon_selfplay::charts::ladder::write_ladder;
 use agon_selfplay::config::Settings;
 use agon_selfplay::ladder::{ladders, Ladder, LadderSpec, DEFAULT_GAMES};
-use agon_selfplay::report::write_reports;
-use agon_selfplay::session::{run as run_session, RunOptions};
 use agon_selfplay::store::write_atomically;
 use agon_selfplay::table::{percent, percents, signed, Table};
 use agon_selfplay::{Error, Experiment, Kind, Manifest, Result};
@@ -88,26 +86,8 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         ));
     }
     let threads = threads(&settings)?;
-    let options = RunOptions {
-        out: Some(out.clone()),
-        resume: args.games.resume,
-        threads,
-        progress: true,
-        only: None,
-    };
-    let outcome = run_session(&manifest, &options)?;
-    eprintln!(
-        "agon-selfplay: played {} game(s) in {:.1} s ({:.2} games/s, {} thread(s)); {} of {} \
-         in {}",
-        outcome.played_now,
-        outcome.seconds,
-        outcome.games_per_second(),
-        threads,
-        outcome.rows.len(),
-        manifest.expected(),
-        out.display()
-    );
-    let summary = write_reports(&out, &manifest, &outcome.rows, &analysis)?;
+    let (outcome, summary) =
+        play_and_report(&manifest, &out, args.games.resume, threads, &analysis)?;
     let ladders = ladders(&summary);
     let agent = manifest
         .experiment

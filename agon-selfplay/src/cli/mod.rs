@@ -82,15 +82,8 @@ pub struct GameOptions {
     /// Games per variant (and pairing); pairs of games share a random opening.
     #[arg(long, value_name = "N")]
     games: Option<u64>,
-    /// Uniformly random plies that open each pair of games.
-    #[arg(long, value_name = "N")]
-    opening_plies: Option<u32>,
-    /// Ply limit: a game still running after N plies is an adjudicated draw (`move-limit`).
-    #[arg(long, value_name = "N")]
-    max_plies: Option<u32>,
-    /// Seed: game i depends on (seed, i) only.
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
+    #[command(flatten)]
+    play: PlayOptions,
     /// Worker threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -114,15 +107,45 @@ pub struct GameOptions {
     /// decides (alpha and beta default to 0.05).
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
+}
+
+/// How each game is played: its opening, its limit, its seed, its adjudication (shared by
+/// every command that plays games).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlayOptions {
+    /// Uniformly random plies that open each pair of games (default 4).
+    #[arg(long, value_name = "N")]
+    pub(super) opening_plies: Option<u32>,
+    /// Ply limit: a game still running after N plies is undecided, termination
+    /// `move-limit` (default 1000).
+    #[arg(long, value_name = "N")]
+    pub(super) max_plies: Option<u32>,
+    /// Seed: every game depends on (seed, its index) only (default 1).
+    #[arg(long, value_name = "N")]
+    pub(super) seed: Option<u64>,
     /// End a game as a draw once both sides scored it within ±S for C moves each, after
     /// move N (the agents' own search scores; agents without scores are never
     /// adjudicated), e.g. `movenumber=40,movecount=8,score=20`.
     #[arg(long, value_name = "movenumber=N,movecount=C,score=S")]
-    draw_adjudication: Option<String>,
+    pub(super) draw_adjudication: Option<String>,
     /// End a game as a loss for a side that scored itself at -S or below for C of its
     /// moves in a row, e.g. `movecount=4,score=1000`.
     #[arg(long, value_name = "movecount=C,score=S")]
-    resign_adjudication: Option<String>,
+    pub(super) resign_adjudication: Option<String>,
+}
+
+impl PlayOptions {
+    /// These options as settings.
+    fn settings(&self) -> Settings {
+        Settings {
+            opening_plies: self.opening_plies,
+            max_plies: self.max_plies,
+            seed: self.seed,
+            draw_adjudication: self.draw_adjudication.clone(),
+            resign_adjudication: self.resign_adjudication.clone(),
+            ..Settings::default()
+        }
+    }
 }
 
 impl GameOptions {
@@ -135,14 +158,9 @@ impl GameOptions {
         Settings {
             variants: (!variants.is_empty()).then_some(variants),
             games: self.games,
-            opening_plies: self.opening_plies,
-            max_plies: self.max_plies,
-            seed: self.seed,
             threads: self.threads,
             sprt: self.sprt.clone(),
-            draw_adjudication: self.draw_adjudication.clone(),
-            resign_adjudication: self.resign_adjudication.clone(),
-            ..Settings::default()
+            ..self.play.settings()
         }
     }
 
@@ -188,6 +206,38 @@ impl AnalysisOptions {
             ..Settings::default()
         }
     }
+}
+
+/// Plays the games of `manifest` not yet in `out` (all of them, or continuing an
+/// interrupted run), says how it went on stderr, and writes the report files.
+fn play_and_report(
+    manifest: &agon_selfplay::Manifest,
+    out: &std::path::Path,
+    resume: bool,
+    threads: usize,
+    analysis: &agon_selfplay::summary::Analysis,
+) -> Result<(agon_selfplay::session::RunOutcome, agon_selfplay::Summary)> {
+    let options = agon_selfplay::session::RunOptions {
+        out: Some(out.to_path_buf()),
+        resume,
+        threads,
+        progress: true,
+        only: None,
+    };
+    let outcome = agon_selfplay::session::run(manifest, &options)?;
+    eprintln!(
+        "agon-selfplay: played {} game(s) in {:.1} s ({:.2} games/s, {} thread(s)); {} of {} \
+         in {}",
+        outcome.played_now,
+        outcome.seconds,
+        outcome.games_per_second(),
+        threads,
+        outcome.games,
+        manifest.expected(),
+        out.display()
+    );
+    let summary = agon_selfplay::report::write_stored_reports(out, manifest, analysis)?;
+    Ok((outcome, summary))
 }
 
 /// The number of worker threads: as given (1 to [`MAX_THREADS`]), else every core.

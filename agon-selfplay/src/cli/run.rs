@@ -1,9 +1,10 @@
 //! `agon-selfplay run`.
 
-use super::{open_output, print_summary, threads, AnalysisOptions, FormatOptions, GameOptions};
+use super::{
+    open_output, play_and_report, print_summary, threads, AnalysisOptions, FormatOptions,
+    GameOptions,
+};
 use agon_selfplay::config::Settings;
-use agon_selfplay::report::write_stored_reports;
-use agon_selfplay::session::{run as run_session, RunOptions};
 use agon_selfplay::{Error, Kind, Manifest, Result};
 use clap::Args;
 
@@ -54,25 +55,6 @@ pub fn run(args: RunArgs) -> Result<()> {
         Kind::Run,
         Settings::run_experiment,
     )?;
-    let options = RunOptions {
-        out: Some(out.clone()),
-        resume: args.games.resume,
-        threads,
-        progress: true,
-        only: None,
-    };
-    let outcome = run_session(&manifest, &options)?;
-    eprintln!(
-        "agon-selfplay: played {} game(s) in {:.1} s ({:.2} games/s, {} thread(s)); {} of {} \
-         in {}",
-        outcome.played_now,
-        outcome.seconds,
-        outcome.games_per_second(),
-        threads,
-        outcome.games,
-        manifest.expected(),
-        out.display()
-    );
-    let summary = write_stored_reports(&out, &manifest, &analysis)?;
+    let (_, summary) = play_and_report(&manifest, &out, args.games.resume, threads, &analysis)?;
     print_summary(&summary, args.format)
 }

@@ -182,9 +182,9 @@ pub fn prepare(dir: &Path, spec: &ExploreSpec, resume: bool) -> Result<()> {
     spec.write(dir)
 }
 
-/// How to play.
+/// Who plays: how many worker threads, and whether they draw progress bars.
 #[derive(Clone, Copy, Debug)]
-pub struct PlayOptions {
+pub struct Workers {
     /// Worker threads.
     pub threads: usize,
     /// Draw progress bars (when stderr is a terminal).
@@ -198,7 +198,7 @@ fn play_into(
     experiment: &Experiment,
     shard: Option<Shard>,
     only: Option<Vec<std::ops::Range<u64>>>,
-    options: PlayOptions,
+    options: Workers,
 ) -> Result<u64> {
     let manifest = Manifest::new(experiment.clone(), shard);
     let run_options = RunOptions {
@@ -213,7 +213,7 @@ fn play_into(
 
 /// Plays the whole exploration in `dir` (prepared) in this process, round after round,
 /// continuing wherever it stopped. Returns the games played now.
-pub fn run(dir: &Path, options: PlayOptions) -> Result<u64> {
+pub fn run(dir: &Path, options: Workers) -> Result<u64> {
     let mut played = 0;
     loop {
         let state = State::load(dir)?;
@@ -246,7 +246,7 @@ pub fn shard_dir(dir: &Path, round: usize, shard: Shard) -> PathBuf {
 /// Plays shard `shard` of round `round` of the exploration in `dir` into its own
 /// directory (resuming it if it was interrupted). `round` must be the current round:
 /// every earlier round merged, this one not yet.
-pub fn play_shard(dir: &Path, round: usize, shard: Shard, options: PlayOptions) -> Result<u64> {
+pub fn play_shard(dir: &Path, round: usize, shard: Shard, options: Workers) -> Result<u64> {
     let state = State::load(dir)?;
     let phase = state.phase();
     let Some(current) = phase.round() else {
