@@ -109,6 +109,7 @@ mod tests {
             max_plies: 80,
             seed: 9,
             sprt: None,
+            adjudication: Default::default(),
         }
         .validated()
         .unwrap()

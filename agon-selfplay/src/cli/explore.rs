@@ -1,10 +1,12 @@
 //! `agon-selfplay explore`: a family of rule sets raced to a verdict (docs/explore.md).
 
-use super::{print, threads_given, PlayOptions};
+use super::{lock_fresh, print, threads_given, PlayOptions};
 use agon_selfplay::config::Settings;
+use agon_selfplay::explore::spec::SPEC_FILE;
 use agon_selfplay::explore::store::{merge_round, play_shard, prepare, run, Workers};
 use agon_selfplay::explore::{ExploreReport, ExploreSpec, Family, Phase, State, Tests};
 use agon_selfplay::ladder::{LadderSpec, DEFAULT_GAMES as DEFAULT_LADDER_GAMES};
+use agon_selfplay::store::lock_output;
 use agon_selfplay::{Error, Result, Shard};
 use clap::Args;
 use serde::Deserialize;
@@ -304,6 +306,16 @@ pub fn explore(args: ExploreArgs) -> Result<()> {
         let state = State::load(&dir)?;
         return print(&format!("{}\n", next_round_text(&state.phase())));
     }
+    // Every step below writes the exploration's own files: one process at a time. (Shards
+    // above lock their own directories, so a round's shards play side by side.)
+    let _lock = if !(args.resume || args.merge || dir.join(SPEC_FILE).exists()) {
+        lock_fresh(&dir, "choose another --out")?
+    } else {
+        // The usual error for a directory that holds no exploration, before creating
+        // anything.
+        ExploreSpec::read(&dir)?;
+        lock_output(&dir)?
+    };
     if args.merge {
         let merged = merge_round(&dir)?;
         eprintln!(

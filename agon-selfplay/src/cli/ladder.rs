@@ -1,10 +1,10 @@
 //! `agon-selfplay ladder`: skill ladders of rule sets (docs/explore.md).
 
-use super::{play_and_report, print, threads, AnalysisOptions, GameOptions};
+use super::{lock_fresh, play_and_report, print, threads, AnalysisOptions, GameOptions};
 use agon_selfplay::charts::ladder::write_ladder;
 use agon_selfplay::config::Settings;
 use agon_selfplay::ladder::{ladders, Ladder, LadderSpec, DEFAULT_GAMES};
-use agon_selfplay::store::write_atomically;
+use agon_selfplay::store::{lock_output, write_atomically};
 use agon_selfplay::table::{percent, percents, signed, Table};
 use agon_selfplay::{Error, Experiment, Kind, Manifest, Result};
 use clap::Args;
@@ -74,6 +74,14 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
     let settings = args.games.combined(cli)?;
     let analysis = settings.analysis()?;
     let defines = settings.defines_experiment() || args.agent.is_some() || args.levels.is_some();
+    // Held until the reports are written: no other process writes this directory meanwhile.
+    let _lock = if args.games.resume {
+        // The usual error for a directory that holds no run, before creating anything.
+        Manifest::read(&out)?;
+        lock_output(&out)?
+    } else {
+        lock_fresh(&out, "continue it with --resume, or choose another --out")?
+    };
     let manifest = if args.games.resume && !defines {
         Manifest::read(&out)?
     } else {

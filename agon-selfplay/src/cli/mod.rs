@@ -259,6 +259,19 @@ fn threads_given(threads: Option<usize>) -> Result<usize> {
     }
 }
 
+/// Locks `out` for a new experiment: it must be new or empty (`hint` says what to do
+/// otherwise).
+fn lock_fresh(out: &Path, hint: &str) -> Result<DirLock> {
+    // A directory some process locked is refused for that; any other is checked before a
+    // lock file is made in it (and again under the lock).
+    if out.is_dir() && !out.join(agon_files::LOCK_FILE).exists() {
+        check_fresh(out, hint)?;
+    }
+    let lock = lock_output(out)?;
+    check_fresh(out, hint)?;
+    Ok(lock)
+}
+
 /// Locks the output directory of a new run (`fresh`, built from the settings before the
 /// directory is touched) or of a resumed one, and returns the lock and the manifest to run.
 /// A resumed run keeps its stored experiment; options given with `--resume` must equal the
@@ -272,14 +285,7 @@ fn open_output(
     build: impl Fn(&Settings) -> Result<Experiment>,
 ) -> Result<(DirLock, Manifest)> {
     if let Some(manifest) = fresh {
-        let hint = "continue it with --resume, or choose another --out";
-        // A directory some process locked is refused for that; any other is checked before
-        // a lock file is made in it (and again under the lock).
-        if out.is_dir() && !out.join(agon_files::LOCK_FILE).exists() {
-            check_fresh(out, hint)?;
-        }
-        let lock = lock_output(out)?;
-        check_fresh(out, hint)?;
+        let lock = lock_fresh(out, "continue it with --resume, or choose another --out")?;
         return Ok((lock, manifest));
     }
     // The usual error for a directory that holds no run, before creating anything.

@@ -21,7 +21,7 @@ use crate::merge::gather;
 use crate::row::GameRow;
 use crate::sample::Samples;
 use crate::session::{run as run_session, RunOptions};
-use crate::store::{read_games, write_games, Manifest, MANIFEST};
+use crate::store::{lock_output, read_games, write_games, Manifest, MANIFEST};
 use std::path::{Path, PathBuf};
 
 /// The race's games.
@@ -263,6 +263,8 @@ pub fn play_shard(dir: &Path, round: usize, shard: Shard, options: Workers) -> R
         )));
     }
     let out = shard_dir(dir, round, shard);
+    // Shards play side by side, each in its own directory, which only one process writes.
+    let _lock = lock_output(&out)?;
     match phase {
         Phase::Race(plan) => {
             let ranges = plan.ranges(&state.experiment);
