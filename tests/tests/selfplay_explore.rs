@@ -443,3 +443,85 @@ fn bad_requests_are_refused_with_the_reason() {
         assert!(!e.stderr.contains("panicked"), "{}", e.stderr);
     }
 }
+
+/// Holds the lock of `dir` from another process (util-linux's `flock`, as any process
+/// holding the `flock` would) until dropped.
+struct LockHolder(std::process::Child);
+
+impl LockHolder {
+    fn new(dir: &Path) -> LockHolder {
+        std::fs::create_dir_all(dir).unwrap();
+        let lock = dir.join(".agon.lock");
+        let ready = dir.with_extension("held");
+        let child = Command::new("flock")
+            .arg(&lock)
+            .args(["sh", "-c", "touch \"$0\"; sleep 60"])
+            .arg(&ready)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("util-linux's flock");
+        let started = Instant::now();
+        while !ready.exists() {
+            assert!(started.elapsed() < Duration::from_secs(30), "flock never held");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        LockHolder(child)
+    }
+}
+
+impl Drop for LockHolder {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn explorations_and_their_shards_lock_their_directories() {
+    let dir = scratch("explore-lock");
+    // A new exploration needs a new or empty directory.
+    let cluttered = dir.join("cluttered");
+    std::fs::create_dir_all(&cluttered).unwrap();
+    std::fs::write(cluttered.join("notes.txt"), "mine\n").unwrap();
+    let e = selfplay(&quick(&cluttered, &[])).code(2);
+    assert!(e.stderr.contains("holds other files (notes.txt)"), "{}", e.stderr);
+    assert!(!cluttered.join("explore-spec.json").exists());
+
+    // A directory another process holds is refused, new or resumed, and left alone.
+    let held = dir.join("held");
+    let holder = LockHolder::new(&held);
+    let e = selfplay(&quick(&held, &[])).code(2);
+    assert!(e.stderr.contains("in use by another process"), "{}", e.stderr);
+    assert!(!held.join("explore-spec.json").exists());
+    drop(holder);
+
+    // Prepared, the exploration's directory is locked for --resume and --merge, while a
+    // shard locks only its own directory.
+    let out = dir.join("prepared");
+    selfplay(&quick(&out, &["--prepare"])).ok();
+    let holder = LockHolder::new(&out);
+    for extra in [vec!["--resume"], vec!["--merge"]] {
+        let mut args = vec!["explore", "--out", out.to_str().unwrap()];
+        args.extend(extra);
+        let e = selfplay(&args).code(2);
+        assert!(e.stderr.contains("in use by another process"), "{}", e.stderr);
+    }
+    play_shard(&out, "0", "0/2");
+    drop(holder);
+    let shard = out.join("rounds/0/1-of-2");
+    let holder = LockHolder::new(&shard);
+    let e = selfplay(&[
+        "explore",
+        "--out",
+        out.to_str().unwrap(),
+        "--round",
+        "0",
+        "--shard",
+        "1/2",
+    ])
+    .code(2);
+    assert!(e.stderr.contains("in use by another process"), "{}", e.stderr);
+    drop(holder);
+    play_shard(&out, "0", "1/2");
+    selfplay(&["explore", "--out", out.to_str().unwrap(), "--merge"]).ok();
+}
