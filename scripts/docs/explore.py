@@ -11,8 +11,8 @@ delete the directory to start over). It builds agon-selfplay in release first
 (CARGO_TARGET_DIR is honoured).
 
   adjudication-ring   scripts/docs/adjudication-ring.toml, once as it is and once with
-                      the draw adjudication given below: games, CPU seconds (user +
-                      system of the agon-selfplay process), and the verdicts of each.
+                      the draw adjudication given below, each afresh: games, CPU seconds
+                      (user + system of the agon-selfplay process), and the verdicts.
   explore-result      scripts/docs/explore.toml: the family, its report table.
 """
 
@@ -21,6 +21,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -86,36 +87,38 @@ def adjudication_ring(binary: Path, at: str) -> str:
     runs = [("none", []),
             (f"`{DRAW_ADJUDICATION}`", ["--draw-adjudication", DRAW_ADJUDICATION])]
     rows = []
-    total = 0.0
     for i, (label, extra) in enumerate(runs):
         out = RESULTS / ("adjudication-ring-" + ("off" if i == 0 else "on"))
+        # Played afresh every time: the CPU compared is the whole race's.
+        shutil.rmtree(out, ignore_errors=True)
         report, _, cpu = explore(binary, out, ["--config", config, *extra])
-        total += cpu
-        card = report["rule_sets"][0]
-        rows.append((label, card, cpu, report))
+        rows.append((label, report, cpu))
     lines = [
-        "| draw adjudication | games | CPU s | mean length | White score (95%) | decisive | "
-        "undecided | adjudicated | fairness | decisiveness |",
-        "|---|--:|--:|--:|--:|--:|--:|--:|---|---|",
+        "| rule set | draw adjudication | games | mean length | White score (95%) | "
+        "decisive | undecided | adjudicated | fairness | decisiveness |",
+        "|---|---|--:|--:|--:|--:|--:|--:|---|---|",
     ]
-    for label, card, cpu, _ in rows:
-        lines.append(
-            f"| {label} | {card['games']} | {cpu:.0f} | {card['mean_length']:.0f} | "
-            f"{percent(card['white_score'])} ({interval(card['white_score_interval'])}) | "
-            f"{percent(card['decisive_rate'])} | {percent(card['undecided_rate'])} | "
-            f"{percent(card['adjudicated_rate'])} | {card['fairness']} | "
-            f"{card['decisiveness']} |")
+    names = [card["name"] for card in rows[0][1]["rule_sets"]]
+    verdicts = {}
+    for name in names:
+        for label, report, _ in rows:
+            card = next(c for c in report["rule_sets"] if c["name"] == name)
+            verdicts.setdefault(name, set()).add((card["fairness"], card["decisiveness"]))
+            lines.append(
+                f"| {name} | {label} | {card['games']} | {card['mean_length']:.0f} | "
+                f"{percent(card['white_score'])} ({interval(card['white_score_interval'])}) "
+                f"| {percent(card['decisive_rate'])} | {percent(card['undecided_rate'])} | "
+                f"{percent(card['adjudicated_rate'])} | {card['fairness']} | "
+                f"{card['decisiveness']} |")
     (off, on) = rows
     saved = 1 - on[2] / off[2] if off[2] > 0 else 0.0
-    same = (off[1]["fairness"], off[1]["decisiveness"]) == (on[1]["fairness"],
-                                                             on[1]["decisiveness"])
-    verdict = ("the same verdicts" if same else
+    same = all(len(v) == 1 for v in verdicts.values())
+    verdict = ("the same verdicts for both rule sets" if same else
                "**different verdicts** (see the table)")
     text = "\n".join(lines)
-    return (f"{text}\n\nWith adjudication the same race took {100 * saved:.0f}% less CPU "
-            f"and reached {verdict}.\n\n"
-            + stamp(at, config, off[2] + on[2],
-                    " (resumed runs count only the CPU of the last call)"))
+    return (f"{text}\n\nThe race with adjudication took {100 * saved:.0f}% less CPU "
+            f"({on[2]:.0f} s against {off[2]:.0f} s) and reached {verdict}.\n\n"
+            + stamp(at, config, off[2] + on[2]))
 
 
 def explore_result(binary: Path, at: str) -> str:
