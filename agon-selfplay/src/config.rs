@@ -160,6 +160,8 @@ impl Settings {
             opening_plies: Some(experiment.opening_plies),
             max_plies: Some(experiment.max_plies),
             seed: Some(experiment.seed),
+            draw_adjudication: experiment.adjudication.draw.map(|r| r.to_string()),
+            resign_adjudication: experiment.adjudication.resign.map(|r| r.to_string()),
             ..Settings::default()
         }
     }

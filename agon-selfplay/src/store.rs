@@ -134,6 +134,19 @@ impl Manifest {
             b.max_plies.to_string(),
         );
         differ(&mut out, "--seed", a.seed.to_string(), b.seed.to_string());
+        let rule = |r: Option<String>| r.unwrap_or_else(|| "none".to_string());
+        differ(
+            &mut out,
+            "--draw-adjudication",
+            rule(a.adjudication.draw.map(|r| r.to_string())),
+            rule(b.adjudication.draw.map(|r| r.to_string())),
+        );
+        differ(
+            &mut out,
+            "--resign-adjudication",
+            rule(a.adjudication.resign.map(|r| r.to_string())),
+            rule(b.adjudication.resign.map(|r| r.to_string())),
+        );
         let shard = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
         differ(&mut out, "--shard", shard(self.shard), shard(stored.shard));
         out

@@ -117,7 +117,7 @@ def adjudication_ring(binary: Path, at: str) -> str:
                "**different verdicts** (see the table)")
     text = "\n".join(lines)
     return (f"{text}\n\nThe race with adjudication took {100 * saved:.0f}% less CPU "
-            f"({on[2]:.0f} s against {off[2]:.0f} s) and reached {verdict}.\n\n"
+            f"({on[2]:.1f} s against {off[2]:.1f} s) and reached {verdict}.\n\n"
             + stamp(at, config, off[2] + on[2]))
 
 

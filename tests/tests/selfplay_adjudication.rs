@@ -105,32 +105,48 @@ fn adjudicated_games_validate_and_are_counted_apart() {
         csv[0]["adjudicated"],
         summary["groups"][0]["adjudicated"].to_string()
     );
-    // The rules are part of the experiment: a resume with other rules is refused.
+    // The rules are part of the experiment: a resume keeps them, and a resume with other
+    // rules is refused, naming them.
     let manifest: Value = serde_json::from_str(&read(&out, "experiment.json")).unwrap();
     assert_eq!(
         manifest["experiment"]["adjudication"]["draw"]["move_count"],
         4
     );
-    let e = selfplay(&[
-        "run",
-        "--resume",
-        "--out",
-        out.to_str().unwrap(),
-        "--variant",
-        "capture=ring",
-        "--variant",
-        "standard",
-        "--agent",
-        "alphabeta:depth=1,noise=10,hash=1",
-        "--games",
-        "16",
-        "--max-plies",
-        "400",
-        "--seed",
-        "4",
-    ])
-    .code(2);
-    assert!(e.stderr.contains("different experiment"), "{}", e.stderr);
+    let resume = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--resume",
+            "--out",
+            out.to_str().unwrap(),
+            "--variant",
+            "capture=ring",
+            "--variant",
+            "standard",
+            "--agent",
+            "alphabeta:depth=1,noise=10,hash=1",
+            "--games",
+            "16",
+            "--max-plies",
+            "400",
+            "--seed",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        selfplay(&args)
+    };
+    let before = read(&out, "games.csv");
+    resume(&[]).ok();
+    resume(&["--draw-adjudication", DRAW, "--resign-adjudication", RESIGN]).ok();
+    assert_eq!(read(&out, "games.csv"), before);
+    let e = resume(&["--draw-adjudication", "movenumber=20,movecount=5,score=150"]).code(2);
+    assert!(
+        e.stderr.contains(
+            "--draw-adjudication movenumber=20,movecount=5,score=150 (the run has \
+             movenumber=20,movecount=4,score=150)"
+        ),
+        "{}",
+        e.stderr
+    );
 }
 
 #[test]

@@ -462,7 +462,10 @@ impl LockHolder {
             .expect("util-linux's flock");
         let started = Instant::now();
         while !ready.exists() {
-            assert!(started.elapsed() < Duration::from_secs(30), "flock never held");
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "flock never held"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         LockHolder(child)
@@ -484,14 +487,22 @@ fn explorations_and_their_shards_lock_their_directories() {
     std::fs::create_dir_all(&cluttered).unwrap();
     std::fs::write(cluttered.join("notes.txt"), "mine\n").unwrap();
     let e = selfplay(&quick(&cluttered, &[])).code(2);
-    assert!(e.stderr.contains("holds other files (notes.txt)"), "{}", e.stderr);
+    assert!(
+        e.stderr.contains("holds other files (notes.txt)"),
+        "{}",
+        e.stderr
+    );
     assert!(!cluttered.join("explore-spec.json").exists());
 
     // A directory another process holds is refused, new or resumed, and left alone.
     let held = dir.join("held");
     let holder = LockHolder::new(&held);
     let e = selfplay(&quick(&held, &[])).code(2);
-    assert!(e.stderr.contains("in use by another process"), "{}", e.stderr);
+    assert!(
+        e.stderr.contains("in use by another process"),
+        "{}",
+        e.stderr
+    );
     assert!(!held.join("explore-spec.json").exists());
     drop(holder);
 
@@ -504,7 +515,11 @@ fn explorations_and_their_shards_lock_their_directories() {
         let mut args = vec!["explore", "--out", out.to_str().unwrap()];
         args.extend(extra);
         let e = selfplay(&args).code(2);
-        assert!(e.stderr.contains("in use by another process"), "{}", e.stderr);
+        assert!(
+            e.stderr.contains("in use by another process"),
+            "{}",
+            e.stderr
+        );
     }
     play_shard(&out, "0", "0/2");
     drop(holder);
@@ -520,7 +535,11 @@ fn explorations_and_their_shards_lock_their_directories() {
         "1/2",
     ])
     .code(2);
-    assert!(e.stderr.contains("in use by another process"), "{}", e.stderr);
+    assert!(
+        e.stderr.contains("in use by another process"),
+        "{}",
+        e.stderr
+    );
     drop(holder);
     play_shard(&out, "0", "1/2");
     selfplay(&["explore", "--out", out.to_str().unwrap(), "--merge"]).ok();
