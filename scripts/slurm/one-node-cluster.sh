@@ -3,7 +3,10 @@
 # cluster from Debian's packages by hand (no systemd), plays a small exploration with
 # scripts/slurm/explore-rounds.sh (a job array per round, then a merge), plays the same
 # exploration in one process, checks that both wrote the same report, and tears the
-# cluster down. `.ci/run` runs it; it takes about half a minute.
+# cluster down. It takes about half a minute. It is not part of `.ci/run` (it needs root,
+# installs and starts system daemons, and depends on the host's name, ports and memory):
+# maintainers run it before a release and after changing `explore`'s rounds, shards or
+# merge, and users can run it to check the recipe on their own machine.
 #
 #   scripts/slurm/one-node-cluster.sh [AGON_SELFPLAY_BINARY]
 #
