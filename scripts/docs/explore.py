@@ -10,9 +10,10 @@ The output directories go under results/docs/ (an interrupted experiment resumes
 delete the directory to start over). It builds agon-selfplay in release first
 (CARGO_TARGET_DIR is honoured).
 
-  adjudication-ring   scripts/docs/adjudication-ring.toml, once as it is and once with
-                      the draw adjudication given below, each afresh: games, CPU seconds
-                      (user + system of the agon-selfplay process), and the verdicts.
+  adjudication-ring   scripts/docs/adjudication-ring.toml (`agon-selfplay run`) on
+                      capture=ring and standard, each once as it is and once with the draw
+                      adjudication given below, afresh: CPU seconds (user + system of the
+                      agon-selfplay process), outcomes, and the first-move advantage.
   explore-result      scripts/docs/explore.toml: the family, its report table.
 """
 
@@ -82,43 +83,58 @@ def stamp(bin_commit: str, config: str, seconds: float, extra: str = "") -> str:
             f"{os.cpu_count()} core(s).")
 
 
+def run(binary: Path, out: Path, args: list) -> tuple:
+    """Plays a run afresh; returns its summary group and the CPU seconds it took."""
+    shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([str(binary), "run", *args, "--json", "--out", str(out)],
+                          cwd=REPO, check=True, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return json.loads(done.stdout)["groups"][0], cpu
+
+
 def adjudication_ring(binary: Path, at: str) -> str:
     config = "scripts/docs/adjudication-ring.toml"
-    runs = [("none", []),
-            (f"`{DRAW_ADJUDICATION}`", ["--draw-adjudication", DRAW_ADJUDICATION])]
-    rows = []
-    for i, (label, extra) in enumerate(runs):
-        out = RESULTS / ("adjudication-ring-" + ("off" if i == 0 else "on"))
-        # Played afresh every time: the CPU compared is the whole race's.
-        shutil.rmtree(out, ignore_errors=True)
-        report, _, cpu = explore(binary, out, ["--config", config, *extra])
-        rows.append((label, report, cpu))
     lines = [
-        "| rule set | draw adjudication | games | mean length | White score (95%) | "
-        "decisive | undecided | adjudicated | fairness | decisiveness |",
-        "|---|---|--:|--:|--:|--:|--:|--:|---|---|",
+        "| rule set | draw adjudication | games | CPU s | mean length | White score (95%) | "
+        "first-move advantage | decisive (95%) | undecided | adjudicated |",
+        "|---|---|--:|--:|--:|--:|---|--:|--:|--:|",
     ]
-    names = [card["name"] for card in rows[0][1]["rule_sets"]]
-    verdicts = {}
-    for name in names:
-        for label, report, _ in rows:
-            card = next(c for c in report["rule_sets"] if c["name"] == name)
-            verdicts.setdefault(name, set()).add((card["fairness"], card["decisiveness"]))
+    sentences = []
+    total = 0.0
+    for variant in ["capture=ring", "standard"]:
+        results = []
+        for label, extra in [("none", []),
+                             (f"`{DRAW_ADJUDICATION}`",
+                              ["--draw-adjudication", DRAW_ADJUDICATION])]:
+            out = RESULTS / f"adjudication-{variant.replace('=', '-')}-{len(results)}"
+            group, cpu = run(binary, out, ["--config", config, "--variant", variant, *extra])
+            total += cpu
+            elo = group["first_player_elo"]
+            advantage = (f"{'significant' if elo['significant'] else 'not significant'} "
+                         f"(p {elo['p_value']:.2f})")
+            results.append((group, cpu, elo["significant"]))
             lines.append(
-                f"| {name} | {label} | {card['games']} | {card['mean_length']:.0f} | "
-                f"{percent(card['white_score'])} ({interval(card['white_score_interval'])}) "
-                f"| {percent(card['decisive_rate'])} | {percent(card['undecided_rate'])} | "
-                f"{percent(card['adjudicated_rate'])} | {card['fairness']} | "
-                f"{card['decisiveness']} |")
-    (off, on) = rows
-    saved = 1 - on[2] / off[2] if off[2] > 0 else 0.0
-    same = all(len(v) == 1 for v in verdicts.values())
-    verdict = ("the same verdicts for both rule sets" if same else
-               "**different verdicts** (see the table)")
+                f"| {variant} | {label} | {group['games']} | {cpu:.1f} | "
+                f"{group['length']['mean']:.0f} | {percent(group['pairs']['white_score'])} "
+                f"({interval(group['pairs']['interval'])}) | {advantage} | "
+                f"{percent(group['decisive_rate']['rate'])} "
+                f"({interval(group['decisive_rate']['interval'])}) | "
+                f"{percent(group['undecided_rate']['rate'])} | "
+                f"{percent(group['adjudicated_rate']['rate'])} |")
+        (off, off_cpu, off_sig), (on, on_cpu, on_sig) = results
+        saved = 1 - on_cpu / off_cpu if off_cpu > 0 else 0.0
+        same = off_sig == on_sig
+        sentences.append(
+            f"On {variant}, adjudication took {100 * saved:.0f}% less CPU "
+            f"({on_cpu:.1f} s against {off_cpu:.1f} s) and the first-move advantage is "
+            + ("**judged differently**." if not same else "judged the same.")
+            + f" Decisive games: {on['white_wins'] + on['black_wins']} with it, "
+            f"{off['white_wins'] + off['black_wins']} without.")
     text = "\n".join(lines)
-    return (f"{text}\n\nThe race with adjudication took {100 * saved:.0f}% less CPU "
-            f"({on[2]:.1f} s against {off[2]:.1f} s) and reached {verdict}.\n\n"
-            + stamp(at, config, off[2] + on[2]))
+    return (f"{text}\n\n" + "\n".join(sentences) + "\n\n"
+            + stamp(at, config, total, " (one run per rule set and setting, `--variant`)"))
 
 
 def explore_result(binary: Path, at: str) -> str:

@@ -306,6 +306,14 @@ pub fn explore(args: ExploreArgs) -> Result<()> {
         let state = State::load(&dir)?;
         return print(&format!("{}\n", next_round_text(&state.phase())));
     }
+    if let (Some(round), Some(shard)) = (args.round, args.shard) {
+        let played = play_shard(&dir, round, shard, options)?;
+        eprintln!(
+            "agon-selfplay: played {played} game(s) of round {round}, shard {shard}, in {}",
+            agon_selfplay::explore::store::shard_dir(&dir, round, shard).display()
+        );
+        return Ok(());
+    }
     // Every step below writes the exploration's own files: one process at a time. (Shards
     // above lock their own directories, so a round's shards play side by side.)
     let _lock = if !(args.resume || args.merge || dir.join(SPEC_FILE).exists()) {
@@ -342,14 +350,6 @@ pub fn explore(args: ExploreArgs) -> Result<()> {
         } else {
             print(&format!("{next}\n"))
         };
-    }
-    if let (Some(round), Some(shard)) = (args.round, args.shard) {
-        let played = play_shard(&dir, round, shard, options)?;
-        eprintln!(
-            "agon-selfplay: played {played} game(s) of round {round}, shard {shard}, in {}",
-            agon_selfplay::explore::store::shard_dir(&dir, round, shard).display()
-        );
-        return Ok(());
     }
     if args.resume && !settings.defines_exploration() {
         // Continue as stored.
