@@ -127,13 +127,14 @@ def adjudication_ring(binary: Path, at: str) -> str:
         saved = 1 - on_cpu / off_cpu if off_cpu > 0 else 0.0
         same = off_sig == on_sig
         sentences.append(
-            f"On {variant}, adjudication took {100 * saved:.0f}% less CPU "
+            f"On {variant}, adjudication took {100 * abs(saved):.0f}% "
+            f"{'less' if saved >= 0 else 'more'} CPU "
             f"({on_cpu:.1f} s against {off_cpu:.1f} s) and the first-move advantage is "
             + ("**judged differently**." if not same else "judged the same.")
             + f" Decisive games: {on['white_wins'] + on['black_wins']} with it, "
             f"{off['white_wins'] + off['black_wins']} without.")
     text = "\n".join(lines)
-    return (f"{text}\n\n" + "\n".join(sentences) + "\n\n"
+    return (f"{text}\n\n" + "\n\n".join(sentences) + "\n\n"
             + stamp(at, config, total, " (one run per rule set and setting, `--variant`)"))
 
 
