@@ -453,7 +453,10 @@ impl LockHolder {
         std::fs::create_dir_all(dir).unwrap();
         let lock = dir.join(".agon.lock");
         let ready = dir.with_extension("held");
+        // `--close`: flock itself holds the lock (its command does not inherit it), so
+        // killing flock releases it.
         let child = Command::new("flock")
+            .arg("--close")
             .arg(&lock)
             .args(["sh", "-c", "touch \"$0\"; sleep 60"])
             .arg(&ready)
