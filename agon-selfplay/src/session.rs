@@ -81,8 +81,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
         .as_ref()
         .map(|w| w.done().clone())
         .unwrap_or_default();
-    let shard = manifest.shard;
-    let in_shard = move |i: &u64| shard.iter().all(|s| s.contains(*i));
+    let in_shard = |i: &u64| manifest.holds(*i);
     let wanted: Box<dyn Iterator<Item = u64> + Send> = match options.only.clone() {
         Some(ranges) => Box::new(ranges.into_iter().flatten().filter(in_shard)),
         None => Box::new(manifest.indices()),
