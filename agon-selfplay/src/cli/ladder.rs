@@ -124,7 +124,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         print(&format!(
             "agon-selfplay ladder: {} game(s), {} levels from {agent}; charts ladder-*.svg/png \
              in {}\n{text}",
-            outcome.rows.len(),
+            outcome.games,
             manifest.experiment.pairings.len() + 1,
             out.display(),
         ))
