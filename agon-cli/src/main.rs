@@ -5,6 +5,7 @@
 
 mod board_text;
 mod cmd;
+mod corpus;
 mod diagram;
 mod error;
 mod files;
@@ -25,6 +26,7 @@ Examples:
   agon play --black random                  play White against the computer
   agon validate games/*.agn                 check game records (exit 1 if any is invalid)
   agon analyse --json game.agn              an engine's scores and blunders for every ply
+  agon filter --result 1-0 games/ | agon stats   corpus tools: filter, dedupe, split, stats
   agon render --record game.agn -o board.png
   agon perft 4                              count the game tree (engine check)
   agon playout --games 10000                random games: lengths, endings, actions/s
@@ -69,6 +71,18 @@ enum Command {
     /// Convert game records to JSON and back, or list every position of every game.
     #[command(after_help = cmd::convert::EXAMPLES)]
     Convert(cmd::convert::ConvertArgs),
+    /// Print the games of a corpus that match conditions (tags, rules, result, length, ...).
+    #[command(after_help = cmd::filter::EXAMPLES)]
+    Filter(cmd::filter::FilterArgs),
+    /// Drop repeated games (same actions, or same final position), keeping the first.
+    #[command(after_help = cmd::dedupe::EXAMPLES)]
+    Dedupe(cmd::dedupe::DedupeArgs),
+    /// Cut a corpus into files: every N games, or one file per value of a tag.
+    #[command(after_help = cmd::split::EXAMPLES)]
+    Split(cmd::split::SplitArgs),
+    /// Count results, terminations, lengths and captures per rule set.
+    #[command(after_help = cmd::stats::EXAMPLES)]
+    Stats(cmd::stats::StatsArgs),
     /// Count the leaves of the game tree to a depth (engine correctness check).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::PerftArgs),
@@ -92,6 +106,10 @@ fn run(cli: &Cli) -> error::CliResult {
         Command::Convert(args) => cmd::convert::run(args),
         Command::Analyse(args) => cmd::analyse::run(args),
         Command::Fmt(args) => cmd::fmt::run(args),
+        Command::Filter(args) => cmd::filter::run(args),
+        Command::Dedupe(args) => cmd::dedupe::run(args),
+        Command::Split(args) => cmd::split::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
         Command::Moves(args) => cmd::moves::run(args),
         Command::Show(args) => cmd::show::run(args),
         Command::Perft(args) => cmd::perft::run(args),

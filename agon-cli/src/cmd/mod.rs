@@ -4,7 +4,9 @@
 pub mod analyse;
 pub mod completions;
 pub mod convert;
+pub mod dedupe;
 pub mod engine;
+pub mod filter;
 pub mod fmt;
 pub mod man;
 pub mod moves;
@@ -13,4 +15,6 @@ pub mod play;
 pub mod playout;
 pub mod render;
 pub mod show;
+pub mod split;
+pub mod stats;
 pub mod validate;

@@ -6,7 +6,6 @@ use crate::games::{for_each_game, Event, MapFn, Source};
 use crate::output::{stderr_is_terminal, tool, write_json_line, Out};
 use agon_notation::{RecordError, ValidGame};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,8 +23,8 @@ Examples:
 Each invalid game gets one line, `file:line:column: game G, ply P (move M, Side): reason`,
 then a summary line. Exit codes: 0 every game valid, 1 some game invalid, 2 a file could
 not be read or the command line is wrong. --json prints one object per game (NDJSON) with
-file, game, valid, plies, result, termination, and for invalid games error_ply, line,
-column, kind and message.";
+file, game, valid, plies, result, termination, for valid games variant and captures
+(pieces captured), and for invalid games error_ply, line, column, kind and message.";
 
 /// Options of `agon validate`.
 #[derive(Args, Debug)]
@@ -62,6 +61,10 @@ pub struct GameReport {
     game: u64,
     valid: bool,
     plies: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    captures: Option<u64>,
     result: Option<String>,
     termination: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -89,15 +92,14 @@ pub struct GameReport {
 pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
     match item {
         Ok(valid) => {
-            let termination = valid
-                .record
-                .termination
-                .or(valid.game.outcome().map(|o| o.termination));
+            let termination = crate::corpus::termination(&valid);
             GameReport {
                 file: file.to_string(),
                 game: valid.index,
                 valid: true,
                 plies: Some(valid.record.plies.len()),
+                variant: Some(valid.record.rules.to_string()),
+                captures: Some(crate::corpus::captures(&valid)),
                 result: Some(valid.record.result.to_string()),
                 termination: termination.map(|t| t.to_string()),
                 start_line: Some(valid.line),
@@ -116,6 +118,8 @@ pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
             game: error.game,
             valid: false,
             plies: (error.ply > 0).then(|| error.ply as usize - 1),
+            variant: None,
+            captures: None,
             result: None,
             termination: None,
             start_line: None,
@@ -134,20 +138,11 @@ pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
 /// Runs `agon validate`.
 pub fn run(args: &ValidateArgs) -> CliResult {
     let paths = crate::files::expand_inputs(&args.files);
-    let total: Option<u64> = paths
-        .iter()
-        .map(|p| {
-            if crate::files::is_stdin(p) {
-                None
-            } else {
-                std::fs::metadata(p).ok().map(|m| m.len())
-            }
-        })
-        .sum();
+    let total = crate::corpus::total_bytes(&paths);
     let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
     let file_count = sources.len();
     let threads = crate::games::worker_threads(args.threads)?;
-    let progress = (!args.no_progress && stderr_is_terminal()).then(|| progress_bar(total));
+    let progress = (!args.no_progress && stderr_is_terminal()).then(|| crate::corpus::progress_bar(total));
     let map: MapFn<GameReport> = Arc::new(report);
     let tool = tool();
     let mut out = Out::new();
@@ -219,23 +214,4 @@ pub fn run(args: &ValidateArgs) -> CliResult {
     } else {
         0
     })
-}
-
-/// A progress bar on stderr over `total` input bytes (a spinner when the size is unknown).
-pub(crate) fn progress_bar(total: Option<u64>) -> ProgressBar {
-    let bar = match total {
-        Some(total) => ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-            .with_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}  {msg}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            ),
-        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
-            ProgressStyle::with_template("{spinner} {bytes} {binary_bytes_per_sec}  {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        ),
-    };
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
 }
