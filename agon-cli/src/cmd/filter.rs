@@ -7,7 +7,6 @@ use agon_core::{Action, GameResult, Position, Rules, Termination};
 use agon_notation::{parse_position, ValidGame};
 use clap::Args;
 use regex::Regex;
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -120,7 +119,9 @@ impl Conditions {
         for text in &args.tag_regexes {
             let (name, pattern) = name_value("--tag-regex", text)?;
             let regex = Regex::new(pattern).map_err(|e| {
-                CliError::new(format!("--tag-regex: `{pattern}` is not a regular expression: {e}"))
+                CliError::new(format!(
+                    "--tag-regex: `{pattern}` is not a regular expression: {e}"
+                ))
             })?;
             conditions.tag_regexes.push((name.to_string(), regex));
         }
@@ -159,8 +160,7 @@ impl Conditions {
             // Checked once here (under the rules it names, else the standard ones), then
             // read under each game's own rules.
             let rules = conditions.variant.unwrap_or(Rules::STANDARD);
-            parse_position(text, rules)
-                .map_err(|e| CliError::new(format!("--reaches: {e}")))?;
+            parse_position(text, rules).map_err(|e| CliError::new(format!("--reaches: {e}")))?;
             conditions.reaches = Some(text.clone());
         }
         if let Some(text) = &args.contains {
@@ -195,7 +195,10 @@ impl Conditions {
             && self
                 .contains
                 .is_none_or(|action| record.plies.iter().any(|ply| ply.action == action))
-            && self.reaches.as_ref().is_none_or(|text| reaches(valid, text))
+            && self
+                .reaches
+                .as_ref()
+                .is_none_or(|text| reaches(valid, text))
     }
 }
 

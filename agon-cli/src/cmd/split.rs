@@ -41,7 +41,12 @@ pub struct SplitArgs {
     pub input: CorpusArgs,
 
     /// Start a new file every N games.
-    #[arg(long, value_name = "N", required_unless_present = "by_tag", conflicts_with = "by_tag")]
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "by_tag",
+        conflicts_with = "by_tag"
+    )]
     pub every: Option<u64>,
 
     /// One file per value of this tag (engine tags too: Variant, Result, Termination).
@@ -130,7 +135,11 @@ impl PartFile {
 }
 
 fn write_error(path: &Path, error: &io::Error) -> CliError {
-    CliError::new(format!("cannot write {}: {}", path.display(), describe_io(error)))
+    CliError::new(format!(
+        "cannot write {}: {}",
+        path.display(),
+        describe_io(error)
+    ))
 }
 
 /// A file name made of a tag's value.

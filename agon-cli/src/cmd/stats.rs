@@ -286,7 +286,13 @@ fn write_tables(out: &mut dyn Write, report: &StatsReport) -> Result<(), CliErro
     writeln!(out)?;
     for v in &report.variants {
         let percent = |n: u64| 100.0 * n as f64 / v.games.max(1) as f64;
-        writeln!(out, "\n{}: {} game{}", v.variant, v.games, crate::corpus::plural(v.games))?;
+        writeln!(
+            out,
+            "\n{}: {} game{}",
+            v.variant,
+            v.games,
+            crate::corpus::plural(v.games)
+        )?;
         writeln!(out, "  results")?;
         for (token, label) in [
             ("1-0", "White wins"),
@@ -295,7 +301,11 @@ fn write_tables(out: &mut dyn Write, report: &StatsReport) -> Result<(), CliErro
             ("*", "unfinished"),
         ] {
             let n = v.results.get(token).copied().unwrap_or(0);
-            writeln!(out, "    {token:<8} {label:<12} {n:>8} {:>6.1}%", percent(n))?;
+            writeln!(
+                out,
+                "    {token:<8} {label:<12} {n:>8} {:>6.1}%",
+                percent(n)
+            )?;
         }
         writeln!(out, "  terminations")?;
         for name in termination_names() {

@@ -142,7 +142,8 @@ pub fn run(args: &ValidateArgs) -> CliResult {
     let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
     let file_count = sources.len();
     let threads = crate::games::worker_threads(args.threads)?;
-    let progress = (!args.no_progress && stderr_is_terminal()).then(|| crate::corpus::progress_bar(total));
+    let progress =
+        (!args.no_progress && stderr_is_terminal()).then(|| crate::corpus::progress_bar(total));
     let map: MapFn<GameReport> = Arc::new(report);
     let tool = tool();
     let mut out = Out::new();
