@@ -14,6 +14,7 @@ mod output;
 mod records;
 mod select;
 mod status;
+mod typed;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use error::{CliError, EXIT_ERROR};

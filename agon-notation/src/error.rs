@@ -129,8 +129,9 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// The move number of a 1-based ply in a game whose first ply is played by `first`.
-pub(crate) fn move_number(ply: u64, first: Side) -> u64 {
+/// The move number of a 1-based ply in a game whose first ply is played by `first`, as
+/// records number moves (`1. h9-g9 b7-c7 2. ...`; a game Black starts opens `1...`).
+pub fn move_number(ply: u64, first: Side) -> u64 {
     let offset = u64::from(first == Side::Black);
     (ply - 1 + offset) / 2 + 1
 }

@@ -68,7 +68,7 @@ pub use action_token::{format_annotated, parse_action, ActionError, AnnotatedAct
 pub use annotation::{
     Annotation, Annotations, Comment, Nag, ParseNagError, Suffix, Variation, MAX_VARIATION_DEPTH,
 };
-pub use error::{ErrorKind, RecordError};
+pub use error::{move_number, ErrorKind, RecordError};
 pub use json::{PieceJson, PositionJson};
 pub use position_notation::{
     format_position, parse_position, parse_setup, PositionError, PLACEMENT_START_POSITION,

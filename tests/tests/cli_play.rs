@@ -14,9 +14,9 @@ fn scripted_game_with_undo_and_resignation_is_saved() {
         run.lines(),
         [
             "1. White h9-g9",
-            "2. Black b7-c7",
+            "1... Black b7-c7",
             "undone: b7-c7",
-            "2. Black b7-b6",
+            "1... Black b7-b6",
             "Result: 0-1 (Black wins, resignation)"
         ]
     );
@@ -47,7 +47,7 @@ fn end_of_input_leaves_the_game_unfinished() {
 #[test]
 fn an_illegal_line_stops_with_its_line_number() {
     let run = agon_with_stdin(&["play"], "h9-g9\nb7-c7\nh9-g8\n").code(2);
-    assert_eq!(run.lines(), ["1. White h9-g9", "2. Black b7-c7"]);
+    assert_eq!(run.lines(), ["1. White h9-g9", "1... Black b7-c7"]);
     assert!(
         run.stderr
             .starts_with("agon: line 3: h9-g8 is not legal: there is no piece on h9"),
@@ -124,7 +124,7 @@ fn a_human_against_an_agent_takes_back_both_plies_on_undo() {
     .ok();
     let lines = run.lines();
     assert_eq!(lines[0], "1. White h9-g9");
-    assert!(lines[1].starts_with("2. Black "));
+    assert!(lines[1].starts_with("1... Black "));
     assert!(lines[2].starts_with("undone: "), "{}", lines[2]);
     assert!(lines[2].ends_with(", h9-g9"), "{}", lines[2]);
 }
@@ -134,4 +134,38 @@ fn a_bad_agent_name_is_a_usage_error() {
     let run = agon(&["play", "--black", "grandmaster"]).code(2);
     assert!(run.stderr.contains("--black"), "{}", run.stderr);
     assert!(run.stderr.contains("grandmaster"));
+}
+
+#[test]
+fn every_spelling_of_an_action_is_echoed_in_the_record_form() {
+    // H9-G9, h9g9 and "h9 g9" are the same step; the echo and the record say h9-g9.
+    let script = "H9-G9\nb7 c7\nG9G8\nB6-B5\n";
+    let run = agon_with_stdin(&["play"], script).code(2);
+    assert_eq!(
+        run.lines(),
+        ["1. White h9-g9", "1... Black b7-c7", "2. White g9-g8"],
+    );
+    // The fourth line is checked as b6-b5 (Black has no piece on b6), with its number.
+    assert!(
+        run.stderr.starts_with("agon: line 4: b6-b5 is not legal"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn moves_are_numbered_as_in_records_when_black_starts() {
+    // After one ply Black is to move: the first ply of this game is move 1 for Black.
+    let position = agon(&["show", "--json", "--moves", "h9-g9"]).ok().stdout;
+    let value: serde_json::Value = serde_json::from_str(&position).unwrap();
+    let notation = value["notation"].as_str().unwrap();
+    let run = agon_with_stdin(&["play", "--position", notation], "b7-c7\ng9-g8\n").ok();
+    assert_eq!(
+        run.lines(),
+        [
+            "1... Black b7-c7",
+            "2. White g9-g8",
+            "Result: * (unfinished)"
+        ]
+    );
 }

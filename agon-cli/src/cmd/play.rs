@@ -11,7 +11,8 @@ use crate::select::{read_action, PositionArgs};
 use agon_core::agents::{from_spec, Agent};
 use agon_core::{Cell, Game, GameResult, Outcome, Side, Termination};
 use clap::Args;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
+use std::io::{Lines as StdLines, StdinLock};
 use std::path::PathBuf;
 
 /// Examples shown after `agon play --help`.
@@ -22,7 +23,8 @@ Examples:
   agon play --white greedy --black human --save game.agn
   agon play --white random --black random --seed 7 --save selfplay.agn
   printf 'h9-g9\\nb7-c7\\nundo\\nresign\\n' | agon play --save out.agn
-At the prompt type an action (`h9-g9`, `d9@a5`, `Q@f1`, `pass`) or a command:
+At the prompt (line editing and history with the arrow keys) type an action (`h9-g9`,
+also `H9-G9`, `h9g9` or `h9 g9`; `d9@a5`, `Q@f1`, `pass`) or a command:
   moves   list the legal actions        h9      list the actions of the piece on h9
   hint    ask the hint agent            undo    take back your last action
   board   draw the board again          save [FILE]  write the game record
@@ -185,8 +187,7 @@ impl Session {
             self.board(out)?;
             writeln!(out, "{}", crate::board_text::LEGEND)?;
         }
-        let stdin = std::io::stdin();
-        let mut lines = stdin.lock().lines();
+        let mut lines = Lines::new(self.interactive);
         let mut line_number = 0usize;
         loop {
             if self.finished().is_some() {
@@ -202,18 +203,16 @@ impl Session {
                 self.play_action(out, action)?;
                 continue;
             }
-            if self.interactive {
-                write!(out, "{decider}> ")?;
-            }
             out.flush()?;
-            let Some(line) = lines.next() else {
+            let label = self.move_label(self.game.ply_count() + 1);
+            let prompt = format!("{label} {decider}> ");
+            let Some(line) = lines.next(out, &prompt)? else {
                 if self.interactive {
                     writeln!(out)?;
                 }
                 break;
             };
             line_number += 1;
-            let line = line.map_err(|e| CliError::io("cannot read stdin", e))?;
             match self.command(out, line.trim()) {
                 Ok(Step::Continue) => {}
                 Ok(Step::Stop) => break,
@@ -225,6 +224,18 @@ impl Session {
             }
         }
         self.finish(out)
+    }
+
+    /// The number a record gives ply `ply` (1-based): `3.` for a White ply, `3...` for a
+    /// Black one (sides alternate from the start's side to move, as in the movetext).
+    fn move_label(&self, ply: usize) -> String {
+        let first = self.game.start().to_move();
+        let number = agon_notation::move_number(ply as u64, first);
+        let side = if ply % 2 == 1 { first } else { !first };
+        match side {
+            Side::White => format!("{number}."),
+            Side::Black => format!("{number}..."),
+        }
     }
 
     fn has_agent(&self) -> bool {
@@ -252,7 +263,7 @@ impl Session {
         }
         let rest: Vec<&str> = words.collect();
         let io = |e: std::io::Error| e.to_string();
-        match word {
+        match word.to_ascii_lowercase().as_str() {
             "help" | "?" => {
                 writeln!(out, "{}", help_text()).map_err(io)?;
             }
@@ -297,7 +308,7 @@ impl Session {
                 return Ok(Step::Stop);
             }
             "quit" | "exit" | "q" => return Ok(Step::Stop),
-            _ => self.human_action(out, word)?,
+            _ => self.human_action(out, &crate::typed::canonical_line(line))?,
         }
         Ok(Step::Continue)
     }
@@ -357,13 +368,13 @@ impl Session {
                 mover
             ))
         })?;
-        let n = self.game.ply_count();
+        let label = self.move_label(self.game.ply_count());
         let who = if mover != side_to_move {
             format!("{side_to_move} (chosen by {mover})")
         } else {
             side_to_move.to_string()
         };
-        writeln!(out, "{n}. {who} {}", annotated(action, captures))?;
+        writeln!(out, "{label} {who} {}", annotated(action, captures))?;
         // Draw the board when a person is to decide next (not between an action and the
         // agent's immediate reply), when only agents play, and at the end.
         let next_is_person = !self.decider_is_agent();
@@ -460,4 +471,53 @@ fn wrap(words: &[String]) -> String {
         width += word.len();
     }
     text
+}
+
+/// Where the lines typed at the prompt come from: on a terminal, rustyline (line editing,
+/// history with the arrow keys, Ctrl-R search); otherwise, or if the terminal cannot be
+/// set up, plain lines of stdin (scripts, pipes, tests).
+enum Lines {
+    Editor(Box<rustyline::DefaultEditor>),
+    Plain(StdLines<StdinLock<'static>>),
+}
+
+impl Lines {
+    fn new(interactive: bool) -> Lines {
+        if interactive {
+            if let Ok(editor) = rustyline::DefaultEditor::new() {
+                return Lines::Editor(Box::new(editor));
+            }
+        }
+        Lines::Plain(std::io::stdin().lock().lines())
+    }
+
+    /// The next line, `None` at the end of input (Ctrl-D, or Ctrl-C on a terminal: the
+    /// game then ends as if `quit` were typed, and its record is saved).
+    fn next(&mut self, out: &mut Out, prompt: &str) -> Result<Option<String>, CliError> {
+        match self {
+            Lines::Editor(editor) => match editor.readline(prompt) {
+                Ok(line) => {
+                    if !line.trim().is_empty() {
+                        let _ = editor.add_history_entry(line.as_str());
+                    }
+                    Ok(Some(line))
+                }
+                Err(
+                    rustyline::error::ReadlineError::Eof
+                    | rustyline::error::ReadlineError::Interrupted,
+                ) => Ok(None),
+                Err(e) => Err(CliError::new(format!("cannot read the terminal: {e}"))),
+            },
+            Lines::Plain(lines) => {
+                if std::io::stdin().is_terminal() {
+                    write!(out, "{prompt}")?;
+                    out.flush()?;
+                }
+                lines
+                    .next()
+                    .transpose()
+                    .map_err(|e| CliError::io("cannot read stdin", e))
+            }
+        }
+    }
 }
