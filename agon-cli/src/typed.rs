@@ -85,7 +85,7 @@ mod tests {
             assert_eq!(canonical_line(typed), "h9-g9", "{typed}");
         }
         assert_eq!(canonical_line("f10f11"), "f10-f11");
-        assert_eq!(canonical_line("k10 k11"), "k10-k11");
+        assert_eq!(canonical_line("E9 e10"), "e9-e10");
         assert_eq!(canonical_line("C1D2xE3"), "c1-d2xe3");
         assert_eq!(canonical_line("c1 d2xe3"), "c1-d2xe3");
     }
