@@ -5,6 +5,7 @@
 use crate::adjudication::Adjudication;
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Kind, Pairing};
+use crate::openings::{OpeningOrder, OpeningSuite};
 use agon_core::Rules;
 use serde::Deserialize;
 use std::path::Path;
@@ -97,6 +98,17 @@ pub struct Settings {
     pub anchor: Option<String>,
     /// Virtual draws per pairing in the ratings' prior (report option).
     pub prior: Option<f64>,
+    /// An opening suite file (records or position lines).
+    pub openings: Option<String>,
+    /// In which order pairs take the suite's openings: `sequential` or `random`.
+    #[serde(alias = "openings_order")]
+    pub openings_order: Option<OpeningOrder>,
+    /// The suite opening of each block's first pair (0-based).
+    #[serde(alias = "openings_start")]
+    pub openings_start: Option<u64>,
+    /// The suite of a stored run (for a `--resume`; never read from a config file).
+    #[serde(skip)]
+    pub stored_openings: Option<OpeningSuite>,
 }
 
 impl Settings {
@@ -126,6 +138,10 @@ impl Settings {
             margin: over.margin.or(self.margin),
             anchor: over.anchor.or(self.anchor),
             prior: over.prior.or(self.prior),
+            openings: over.openings.or(self.openings),
+            openings_order: over.openings_order.or(self.openings_order),
+            openings_start: over.openings_start.or(self.openings_start),
+            stored_openings: over.stored_openings.or(self.stored_openings),
         }
     }
 
@@ -162,6 +178,7 @@ impl Settings {
             seed: Some(experiment.seed),
             draw_adjudication: experiment.adjudication.draw.map(|r| r.to_string()),
             resign_adjudication: experiment.adjudication.resign.map(|r| r.to_string()),
+            stored_openings: experiment.openings.clone(),
             ..Settings::default()
         }
     }
@@ -276,13 +293,43 @@ impl Settings {
         self.experiment(Kind::Tournament, pairings)
     }
 
+    /// The opening suite: the file given (read now), else a stored run's suite with any
+    /// order or start given on top.
+    fn opening_suite(&self) -> Result<Option<OpeningSuite>> {
+        if let Some(path) = &self.openings {
+            let order = self.openings_order.unwrap_or_default();
+            let start = self.openings_start.unwrap_or(0);
+            return OpeningSuite::load(Path::new(path), order, start).map(Some);
+        }
+        match &self.stored_openings {
+            Some(stored) => Ok(Some(OpeningSuite {
+                order: self.openings_order.unwrap_or(stored.order),
+                start: self.openings_start.unwrap_or(stored.start),
+                ..stored.clone()
+            })),
+            None if self.openings_order.is_some() || self.openings_start.is_some() => {
+                Err(Error::Settings(
+                    "--openings-order and --openings-start need --openings FILE".into(),
+                ))
+            }
+            None => Ok(None),
+        }
+    }
+
     fn experiment(&self, kind: Kind, pairings: Vec<Pairing>) -> Result<Experiment> {
+        let openings = self.opening_suite()?;
+        // A suite replaces the random opening unless random plies are asked for too.
+        let default_plies = if openings.is_some() {
+            0
+        } else {
+            DEFAULT_OPENING_PLIES
+        };
         Experiment {
             kind,
             variants: self.variant_names("standard"),
             pairings,
             games: self.games.unwrap_or(DEFAULT_GAMES),
-            opening_plies: self.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES),
+            opening_plies: self.opening_plies.unwrap_or(default_plies),
             max_plies: self.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
             seed: self.seed.unwrap_or(DEFAULT_SEED),
             sprt: match &self.sprt {
@@ -290,6 +337,7 @@ impl Settings {
                 None => None,
             },
             adjudication: self.adjudication()?,
+            openings,
         }
         .validated()
     }

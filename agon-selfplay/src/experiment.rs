@@ -8,6 +8,7 @@
 
 use crate::adjudication::Adjudication;
 use crate::error::{Error, Result};
+use crate::openings::{Opening, OpeningSuite};
 use crate::stats::sprt::SprtSpec;
 use agon_core::{Rng, Rules};
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,11 @@ pub struct Experiment {
     /// experiments without it).
     #[serde(default, skip_serializing_if = "Adjudication::is_empty")]
     pub adjudication: Adjudication,
+    /// A fixed opening suite (`--openings`): pair `p` of every block starts from the
+    /// suite's opening for `p`, before the random opening plies (absent from manifests of
+    /// experiments without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningSuite>,
 }
 
 /// Everything needed to play one game of an experiment.
@@ -85,6 +91,8 @@ pub struct GameSpec {
     pub pair: u64,
     /// Seed of the opening shared by the pair.
     pub opening_seed: u64,
+    /// The suite opening the pair starts from (`--openings`), with its index in the suite.
+    pub suite_opening: Option<(usize, Opening)>,
     /// Seed of White's agent.
     pub white_seed: u64,
     /// Seed of Black's agent.
@@ -134,6 +142,9 @@ impl Experiment {
         }
         self.total()
             .ok_or_else(|| Error::Settings("too many games".into()))?;
+        if let Some(suite) = &self.openings {
+            suite.check(&self.variants)?;
+        }
         Ok(self)
     }
 
@@ -194,6 +205,10 @@ impl Experiment {
         let pair = self.pair_of(index);
         let opening_seed = Rng::for_stream(self.seed ^ OPENING_SALT, pair).next_u64();
         let mut agents = Rng::for_stream(self.seed, index);
+        let suite_opening = self.openings.as_ref().map(|suite| {
+            let k = suite.index_for_pair(self.seed, within / 2);
+            (k, suite.openings[k].clone())
+        });
         GameSpec {
             index,
             block,
@@ -202,6 +217,7 @@ impl Experiment {
             black,
             pair,
             opening_seed,
+            suite_opening,
             white_seed: agents.next_u64(),
             black_seed: agents.next_u64(),
         }
@@ -299,6 +315,7 @@ mod tests {
             seed: 7,
             sprt: None,
             adjudication: Default::default(),
+            openings: None,
         }
         .validated()
         .unwrap()

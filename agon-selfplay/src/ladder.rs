@@ -155,6 +155,7 @@ impl LadderSpec {
             seed,
             sprt: None,
             adjudication,
+            openings: None,
         }
         .validated()
     }

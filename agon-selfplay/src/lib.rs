@@ -25,6 +25,7 @@ pub mod explore;
 pub mod external;
 pub mod ladder;
 pub mod merge;
+pub mod openings;
 pub mod play;
 pub mod progress;
 pub mod ratings;

@@ -63,15 +63,23 @@ impl PlyCounts {
     }
 }
 
-/// The random opening of a pair: `plies` uniformly random actions from the start. Redrawn
+/// The opening of a pair: its suite opening if the experiment has one (else the start),
+/// then `plies` uniformly random actions. Redrawn
 /// (from the same stream) when the random plies end the game, so that agents play every
 /// game; after `OPENING_ATTEMPTS` tries the last draw is kept.
 pub fn random_opening(spec: &GameSpec, plies: u32) -> Game {
     let mut rng = Rng::new(spec.opening_seed);
     let mut list = ActionList::new();
-    let mut game = Game::new(spec.rules);
+    // The suite opening was checked when the experiment was: it starts a game.
+    let start = || match &spec.suite_opening {
+        Some((_, opening)) => opening
+            .game(spec.rules)
+            .unwrap_or_else(|_| Game::new(spec.rules)),
+        None => Game::new(spec.rules),
+    };
+    let mut game = start();
     for _ in 0..OPENING_ATTEMPTS {
-        game = Game::new(spec.rules);
+        game = start();
         for _ in 0..plies {
             if game.is_over() {
                 break;
@@ -172,6 +180,7 @@ mod tests {
             seed: 3,
             sprt: None,
             adjudication: Default::default(),
+            openings: None,
         }
         .validated()
         .unwrap()

@@ -452,6 +452,7 @@ mod tests {
             seed: 1,
             sprt: None,
             adjudication: Default::default(),
+            openings: None,
         }
     }
 

@@ -416,6 +416,7 @@ mod tests {
             seed: 1,
             sprt: None,
             adjudication: Default::default(),
+            openings: None,
         };
         let summary = Summary::new(&experiment, &[], 2);
         assert_eq!(

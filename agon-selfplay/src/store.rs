@@ -147,6 +147,23 @@ impl Manifest {
             rule(a.adjudication.resign.map(|r| r.to_string())),
             rule(b.adjudication.resign.map(|r| r.to_string())),
         );
+        if a.openings != b.openings {
+            let suite = |e: &Experiment| match &e.openings {
+                Some(s) => format!(
+                    "{} ({} openings, {} from {})",
+                    s.file,
+                    s.openings.len(),
+                    s.order,
+                    s.start
+                ),
+                None => "none".into(),
+            };
+            out.push(format!(
+                "--openings {} (the run has {})",
+                suite(a),
+                suite(b)
+            ));
+        }
         let shard = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
         differ(&mut out, "--shard", shard(self.shard), shard(stored.shard));
         out

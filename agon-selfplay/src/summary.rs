@@ -785,6 +785,7 @@ mod audit_examples {
             seed: 1,
             sprt: None,
             adjudication: Default::default(),
+            openings: None,
         }
     }
 

@@ -110,6 +110,7 @@ mod tests {
             seed: 9,
             sprt: None,
             adjudication: Default::default(),
+            openings: None,
         }
         .validated()
         .unwrap()

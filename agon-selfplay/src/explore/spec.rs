@@ -129,6 +129,7 @@ impl ExploreSpec {
             seed: self.seed,
             sprt: None,
             adjudication: self.adjudication,
+            openings: None,
         }
         .validated()
     }
