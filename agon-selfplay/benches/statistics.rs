@@ -56,6 +56,7 @@ fn main() {
         seed: 1,
         sprt: None,
         adjudication: Default::default(),
+        openings: None,
     };
     let mut rng = Rng::new(7);
     let cpu = cpu_seconds();

@@ -450,6 +450,7 @@ mod tests {
             seed: 1,
             sprt: Some(sprt.parse().unwrap()),
             adjudication: Default::default(),
+            openings: None,
         }
     }
 

@@ -245,7 +245,9 @@ impl Parts<'_> {
     }
 
     fn abandon(mut self) {
-        self.current.take().map(PartFile::abandon);
+        if let Some(file) = self.current.take() {
+            file.abandon();
+        }
         for (_, file) in self.by_value.drain() {
             file.abandon();
         }
