@@ -84,6 +84,9 @@ enum Command {
     /// Count results, terminations, lengths and captures per rule set.
     #[command(after_help = cmd::stats::EXAMPLES)]
     Stats(cmd::stats::StatsArgs),
+    /// Build an opening suite from games: their first N plies, de-duplicated, by frequency.
+    #[command(after_help = cmd::book::EXAMPLES)]
+    Book(cmd::book::BookArgs),
     /// Count the leaves of the game tree to a depth (engine correctness check).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::PerftArgs),
@@ -111,6 +114,7 @@ fn run(cli: &Cli) -> error::CliResult {
         Command::Dedupe(args) => cmd::dedupe::run(args),
         Command::Split(args) => cmd::split::run(args),
         Command::Stats(args) => cmd::stats::run(args),
+        Command::Book(args) => cmd::book::run(args),
         Command::Moves(args) => cmd::moves::run(args),
         Command::Show(args) => cmd::show::run(args),
         Command::Perft(args) => cmd::perft::run(args),

@@ -421,3 +421,85 @@ fn bad_conditions_are_refused_before_reading() {
         run.stderr
     );
 }
+
+#[test]
+fn book_counts_agree_with_convert() {
+    let dir = scratch("corpus-book");
+    let files = corpus(&dir);
+    let (games, _) = converted(&files);
+    // The expected suite: the first 3 plies of every game of at least 3 plies whose
+    // prefix does not end the game, counted.
+    let mut counts: Vec<((String, String, Vec<String>), usize)> = Vec::new();
+    for game in &games {
+        let moves = game["moves"].as_array().unwrap();
+        if moves.len() < 3 {
+            continue;
+        }
+        let prefix: Vec<String> = moves[..3]
+            .iter()
+            .map(|m| m["action"].as_str().unwrap().to_string())
+            .collect();
+        // A prefix that is the whole game, ended by the rules, is no opening.
+        let rule_end = [
+            "formation",
+            "six-guards",
+            "no-moves",
+            "repetition",
+            "double-pass",
+        ];
+        let ended = game["termination"]
+            .as_str()
+            .is_some_and(|t| rule_end.contains(&t));
+        if moves.len() == 3 && ended {
+            continue;
+        }
+        let key = (
+            game["variant"].to_string(),
+            game["start"].to_string(),
+            prefix,
+        );
+        match counts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((key, 1)),
+        }
+    }
+    let frequent = counts.iter().filter(|(_, n)| *n >= 2).count();
+    let run = agon(&with(&["book", "--plies", "3", "--min-count", "2"], &files)).code(1);
+    let suite = agon_with_stdin(&["convert", "--to", "json"], &run.stdout)
+        .ok()
+        .json_lines();
+    assert_eq!(suite.len(), frequent);
+    assert!(frequent >= 1);
+    let mut last = usize::MAX;
+    for opening in &suite {
+        let count: usize = opening["tags"]["Count"].as_str().unwrap().parse().unwrap();
+        assert!(count <= last, "most frequent first");
+        last = count;
+        let actions: Vec<String> = opening["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["action"].as_str().unwrap().to_string())
+            .collect();
+        let key = (
+            opening["variant"].to_string(),
+            opening["start"].to_string(),
+            actions,
+        );
+        let want = counts.iter().find(|(k, _)| *k == key).map(|(_, n)| *n);
+        assert_eq!(want, Some(count));
+    }
+    assert!(
+        run.stderr
+            .contains(&format!("agon book: {frequent} opening")),
+        "{}",
+        run.stderr
+    );
+    // As positions: one line per opening.
+    let run = agon(&with(
+        &["book", "--plies", "3", "--min-count", "2", "--positions"],
+        &files,
+    ))
+    .code(1);
+    assert_eq!(run.lines().len(), frequent);
+}

@@ -105,8 +105,8 @@ fn a_game_longer_than_the_limit_is_reported_in_flat_memory() {
          \"column\":{column},\"kind\":\"syntax\",\"message\":\"the game is longer than 4 MiB; \
          a game is at most 4194304 bytes from its first tag or token (the rest of it is \
          skipped)\"}}\n\
-         {{\"file\":\"{file}\",\"game\":2,\"valid\":true,\"plies\":1,\"result\":\"*\",\
-         \"termination\":null,\"start_line\":4}}\n"
+         {{\"file\":\"{file}\",\"game\":2,\"valid\":true,\"plies\":1,\"variant\":\"standard\",\
+         \"captures\":0,\"result\":\"*\",\"termination\":null,\"start_line\":4}}\n"
     );
     for threads in ["1", "2"] {
         let run = watched(

@@ -2,6 +2,7 @@
 //! `run` that returns the exit code.
 
 pub mod analyse;
+pub mod book;
 pub mod completions;
 pub mod convert;
 pub mod dedupe;

@@ -8,7 +8,6 @@ use agon_notation::{RecordError, ValidGame};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Examples shown after `agon validate --help`.
@@ -29,9 +28,8 @@ file, game, valid, plies, result, termination, for valid games variant and captu
 /// Options of `agon validate`.
 #[derive(Args, Debug)]
 pub struct ValidateArgs {
-    /// Record files or folders (every .agn file inside); `-` or nothing for stdin.
-    #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub input: crate::corpus::CorpusArgs,
 
     /// One JSON object per game (NDJSON) instead of text.
     #[arg(long)]
@@ -40,18 +38,6 @@ pub struct ValidateArgs {
     /// Print nothing; the exit code says whether every game is valid.
     #[arg(short, long, conflicts_with = "json")]
     pub quiet: bool,
-
-    /// Worker threads (default: one per CPU; 1 reads and checks on one thread).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-
-    /// Games per parallel batch (for testing the batching).
-    #[arg(long, hide = true, default_value_t = crate::games::BATCH_GAMES)]
-    pub batch_games: usize,
-
-    /// Never draw a progress bar (it is drawn on stderr only when stderr is a terminal).
-    #[arg(long)]
-    pub no_progress: bool,
 }
 
 /// What is reported for one game.
@@ -137,18 +123,18 @@ pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
 
 /// Runs `agon validate`.
 pub fn run(args: &ValidateArgs) -> CliResult {
-    let paths = crate::files::expand_inputs(&args.files);
+    let paths = crate::files::expand_inputs(&args.input.files);
     let total = crate::corpus::total_bytes(&paths);
     let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
     let file_count = sources.len();
-    let threads = crate::games::worker_threads(args.threads)?;
-    let progress =
-        (!args.no_progress && stderr_is_terminal()).then(|| crate::corpus::progress_bar(total));
+    let threads = crate::games::worker_threads(args.input.threads)?;
+    let progress = (!args.input.no_progress && stderr_is_terminal())
+        .then(|| crate::corpus::progress_bar(total));
     let map: MapFn<GameReport> = Arc::new(report);
     let tool = tool();
     let mut out = Out::new();
     let (mut games, mut invalid, mut unreadable) = (0u64, 0u64, 0u64);
-    let result = for_each_game(sources, threads, args.batch_games, map, |event| {
+    let result = for_each_game(sources, threads, args.input.batch_games, map, |event| {
         match event {
             Event::Game(report) => {
                 games += 1;
