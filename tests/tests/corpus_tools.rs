@@ -422,6 +422,9 @@ fn bad_conditions_are_refused_before_reading() {
     );
 }
 
+/// An opening as `convert` shows it: rule set, start and actions.
+type OpeningKey = (String, String, Vec<String>);
+
 #[test]
 fn book_counts_agree_with_convert() {
     let dir = scratch("corpus-book");
@@ -429,7 +432,7 @@ fn book_counts_agree_with_convert() {
     let (games, _) = converted(&files);
     // The expected suite: the first 3 plies of every game of at least 3 plies whose
     // prefix does not end the game, counted.
-    let mut counts: Vec<((String, String, Vec<String>), usize)> = Vec::new();
+    let mut counts: Vec<(OpeningKey, usize)> = Vec::new();
     for game in &games {
         let moves = game["moves"].as_array().unwrap();
         if moves.len() < 3 {

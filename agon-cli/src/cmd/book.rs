@@ -105,7 +105,7 @@ pub fn run(args: &BookArgs) -> CliResult {
     drop(seen);
     openings.retain(|(_, count)| *count >= args.min_count);
     // A stable sort keeps first appearances in order among equal counts.
-    openings.sort_by(|a, b| b.1.cmp(&a.1));
+    openings.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
     openings.truncate(args.max.unwrap_or(usize::MAX));
     with_output(args.output.as_deref(), |out| {
         let mut writer = RecordWriter::default();
