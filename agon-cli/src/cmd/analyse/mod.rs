@@ -196,8 +196,8 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
         })?)),
     };
     let sources: Vec<Source> = paths.into_iter().map(Source::new).collect();
-    let progress = (!args.no_progress && stderr_is_terminal())
-        .then(|| crate::corpus::progress_bar(total));
+    let progress =
+        (!args.no_progress && stderr_is_terminal()).then(|| crate::corpus::progress_bar(total));
     let json = args.json;
     let map: MapFn<Analysed> = Arc::new(move |file, item| analyse_item(&config, json, file, item));
     let (mut analysed, mut invalid, mut unreadable) = (0u64, 0u64, 0u64);
