@@ -1,7 +1,7 @@
 //! Sentences about a game's state, shared by `show` and `play`.
 
 use crate::board_text::symbol;
-use agon_core::{Game, Phase, PieceKind, Side};
+use agon_core::{Game, Phase, PieceKind, Relocation, Side};
 
 /// Who is to do what: "White to move: 27 legal actions", "Black must relocate ...", or how
 /// the game ended.
@@ -72,8 +72,9 @@ pub fn turn_line(game: &Game) -> String {
 pub fn describe_termination(termination: agon_core::Termination) -> &'static str {
     use agon_core::Termination::*;
     match termination {
-        Formation => "formation: queen on the throne ringed by her six guards",
+        Formation => "formation: queen on the throne ringed by her guards",
         SixGuards => "six guards closed the ring without their queen on the throne",
+        QueenCaptured => "the queen was captured and left play",
         NoMoves => "the side to move had no legal action",
         Repetition => "repetition of the position",
         DoublePass => "two passes in a row",
@@ -125,6 +126,20 @@ pub fn last_action_line(game: &Game) -> Option<String> {
         "Last action: ply {n}, {mover} {}{captured}",
         ply.action
     ))
+}
+
+/// How many pieces each side has lost for good (`relocation=removed`), like `Removed from
+/// play: White 2; Black 0`; `None` under rules that keep captured pieces.
+pub fn removed_line(game: &Game) -> Option<String> {
+    let position = game.position();
+    if position.rules().relocation() != Relocation::Removed {
+        return None;
+    }
+    let counts: Vec<String> = Side::BOTH
+        .into_iter()
+        .map(|side| format!("{side} {}", position.removed_count(side)))
+        .collect();
+    Some(format!("Removed from play: {}", counts.join("; ")))
 }
 
 /// Pieces still in hand (placement openings).

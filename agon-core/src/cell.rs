@@ -354,6 +354,21 @@ impl Cell {
         ) as u8
     }
 
+    /// The cell with a file letter (`b'a'`..`b'l'`) and rank, for names fixed at compile
+    /// time (a name that is not a cell fails the build when used in a constant).
+    pub(crate) const fn named(file: u8, rank: i32) -> Cell {
+        let mut q = 0;
+        while FILE_LETTERS[q] != file {
+            q += 1;
+        }
+        let q = q as i32 - 5;
+        let top = if 5 < 5 - q { 5 } else { 5 - q };
+        match Cell::from_axial(q, top + 1 - rank) {
+            Some(cell) => cell,
+            None => panic!("not a cell"),
+        }
+    }
+
     /// Parses a cell name strictly: a lower-case file letter (`a`..`l`, no `j`) and a rank
     /// without leading zeros that exists in that file.
     pub fn parse(name: &str) -> Result<Cell, ParseCellError> {

@@ -2,8 +2,10 @@
 //! explains the rules; its verdicts always agree with [`Position::legal`].
 
 use crate::position::Phase;
-use crate::rules::Opening;
-use crate::{Action, Cell, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Side, TouchMove};
+use crate::rules::{Opening, Relocation};
+use crate::{
+    Action, Bitboard, Cell, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Side, TouchMove,
+};
 use std::fmt;
 
 /// The reason an action is not legal in a position.
@@ -71,6 +73,38 @@ pub enum IllegalAction {
     },
     /// A captured guard is relocated to the outer ring only.
     GuardRelocationOffOuterRing(Cell),
+    /// Under `relocation=next-ring`, a captured piece goes to one ring: the next ring
+    /// outward with a legal cell.
+    NotNextRing {
+        /// Where the piece stands captured.
+        from: Cell,
+        /// The destination asked for.
+        to: Cell,
+        /// The ring it must go to.
+        ring: u8,
+    },
+    /// Under `relocation=start-cell`, a captured piece goes back to a start cell of its
+    /// side and kind.
+    NotStartCell {
+        /// The destination asked for.
+        to: Cell,
+        /// The piece's side.
+        side: Side,
+        /// The piece's kind.
+        kind: PieceKind,
+        /// The start cells it may go to.
+        free: Bitboard,
+    },
+    /// Under `relocation=start-cell`, no start cell of the piece is legal, so it goes to
+    /// the outer ring instead.
+    StartCellsTaken {
+        /// The destination asked for.
+        to: Cell,
+        /// The piece's side.
+        side: Side,
+        /// The piece's kind.
+        kind: PieceKind,
+    },
     /// `relocate-throne=forbidden`.
     RelocateToThroneForbidden,
     /// `queen-relocated-by=opponent`: the chooser may not put the queen between its pieces.
@@ -127,6 +161,46 @@ impl fmt::Display for IllegalAction {
                 f,
                 "a captured guard is relocated to an empty outer-ring cell, and {c} is on ring {}",
                 c.ring()
+            ),
+            NotNextRing { from, to, ring } => {
+                let next = (from.ring() + 1).min(5);
+                write!(
+                    f,
+                    "with relocation=next-ring the captured piece on {from} (ring {}) goes to ring \
+                     {ring}",
+                    from.ring()
+                )?;
+                if *ring > next {
+                    let skipped = if *ring == next + 1 {
+                        format!("ring {next} has")
+                    } else {
+                        format!("rings {next} to {} have", ring - 1)
+                    };
+                    write!(f, ", the next ring outward with a legal cell ({skipped} none)")?;
+                }
+                write!(f, ", and {to} is on ring {}", to.ring())
+            }
+            NotStartCell {
+                to,
+                side,
+                kind,
+                free,
+            } => {
+                let cells: Vec<String> = free.into_iter().map(|c| c.to_string()).collect();
+                write!(
+                    f,
+                    "with relocation=start-cell a captured {side} {} goes back to a free start \
+                     cell of its kind ({}), and {to} is not one",
+                    kind.name(),
+                    cells.join(", ")
+                )
+            }
+            StartCellsTaken { to, side, kind } => write!(
+                f,
+                "with relocation=start-cell no start cell of a {side} {} is free, so it goes to \
+                 the outer ring, and {to} is on ring {}",
+                kind.name(),
+                to.ring()
             ),
             RelocateToThroneForbidden => write!(
                 f,
@@ -208,17 +282,40 @@ pub(crate) fn check(position: &Position, action: Action) -> Result<(), IllegalAc
             if position.piece_at(to).is_some() {
                 return Err(Occupied(to));
             }
-            if piece.kind == PieceKind::Queen {
+            let kind = piece.kind;
+            if kind == PieceKind::Queen {
                 if to == Cell::THRONE && rules.relocate_throne() == RelocateThrone::Forbidden {
                     return Err(RelocateToThroneForbidden);
                 }
+                let chooser = rules.queen_chooser(me);
                 if rules.queen_relocated_by() == QueenRelocatedBy::Opponent
-                    && position.between_pieces_of(opp).contains(to)
+                    && position.between_pieces_of(chooser).contains(to)
                 {
-                    return Err(ChooserSurrounds { to, chooser: opp });
+                    return Err(ChooserSurrounds { to, chooser });
                 }
-            } else if to.ring() != 5 {
-                return Err(GuardRelocationOffOuterRing(to));
+            }
+            let open = position.relocation_open_cells(kind);
+            let zone = position.relocation_zone(kind, from, open);
+            if !zone.contains(to) {
+                return Err(match rules.relocation() {
+                    Relocation::NextRing => NotNextRing {
+                        from,
+                        to,
+                        ring: zone.first().map_or(5, Cell::ring),
+                    },
+                    Relocation::StartCell if zone == Position::start_cells(me, kind) => {
+                        NotStartCell {
+                            to,
+                            side: me,
+                            kind,
+                            free: zone & open,
+                        }
+                    }
+                    Relocation::StartCell => StartCellsTaken { to, side: me, kind },
+                    // Only a guard has a zone under outer-ring, and no relocation is ever
+                    // due under removed.
+                    Relocation::OuterRing | Relocation::Removed => GuardRelocationOffOuterRing(to),
+                });
             }
             if position.relocation_intervention_cells(me).contains(to) {
                 return Err(Intervention { to, enemy: opp });

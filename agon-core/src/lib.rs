@@ -79,7 +79,7 @@ pub use position::{Formation, Phase, Position};
 pub use rng::Rng;
 pub use rules::{
     CaptureMode, Intervention, Opening, ParseRulesError, QueenRelocatedBy, RelocateThrone,
-    Repetition, Rules, RulesError, Switch, SwitchInfo, TouchMove, SWITCHES,
+    Relocation, Repetition, Rules, RulesError, Switch, SwitchInfo, TouchMove, SWITCHES,
 };
 pub use setup::{ParsePiecesError, PiecesErrorKind, PositionError, PositionErrorKinds, Setup};
 pub use side::{Piece, PieceKind, Side};

@@ -4,7 +4,7 @@
 //! listing.
 
 use crate::position::Phase;
-use crate::rules::{Opening, QueenRelocatedBy, RelocateThrone, TouchMove};
+use crate::rules::{Opening, Relocation, TouchMove};
 use crate::{Action, ActionList, Bitboard, Cell, Direction, PieceKind, Position, Rng, Side};
 
 /// The legal actions of one position, as sets of cells (128 bytes: cheap to keep).
@@ -21,7 +21,10 @@ enum Kind {
     },
     Relocation {
         from: Bitboard,
+        /// Where every piece of `from` may go; or, when `next_ring`, the open cells that
+        /// each piece narrows to its own ring ([`Position::next_ring_zone`]).
         to: Bitboard,
+        next_ring: bool,
     },
     Normal {
         /// Destinations of guard steps in each direction.
@@ -33,6 +36,17 @@ enum Kind {
         /// run out of actions: relocations and placements always have an empty cell.
         forced_pass: bool,
     },
+}
+
+/// The destinations of the captured piece on `from` in a relocation phase whose sets are
+/// `to` and `next_ring` (see [`Kind::Relocation`]).
+#[inline]
+fn relocation_targets(from: Cell, to: Bitboard, next_ring: bool) -> Bitboard {
+    if next_ring {
+        to & Position::next_ring_zone(to, from)
+    } else {
+        to
+    }
 }
 
 impl LegalActions {
@@ -49,7 +63,6 @@ impl LegalActions {
     pub fn of(position: &Position) -> LegalActions {
         let rules = position.rules();
         let me = position.to_move();
-        let opp = !me;
         let empty = position.empty_cells();
         let kind = match position.phase() {
             Phase::Placement => {
@@ -73,23 +86,27 @@ impl LegalActions {
             Phase::Relocation => {
                 let mine_captured = position.side_pieces(me) & position.captured();
                 let queen = mine_captured & position.pieces(me, PieceKind::Queen);
-                let to = empty & !position.relocation_intervention_cells(me);
-                if queen.any() {
-                    let mut to = to;
-                    if rules.relocate_throne() == RelocateThrone::Forbidden {
-                        to &= !Bitboard::THRONE;
-                    }
-                    if rules.queen_relocated_by() == QueenRelocatedBy::Opponent {
-                        // The chooser (the opponent) may never put her between two of its
-                        // pieces, whatever the intervention setting.
-                        to &= !position.between_pieces_of(opp);
-                    }
-                    Kind::Relocation { from: queen, to }
+                // The queen first; otherwise any captured guard, the owner's choice.
+                let (kind, from) = if queen.any() {
+                    (PieceKind::Queen, queen)
                 } else {
-                    Kind::Relocation {
-                        from: mine_captured,
-                        to: to & Bitboard::OUTER,
-                    }
+                    (PieceKind::Guard, mine_captured)
+                };
+                let open = position.relocation_open_cells(kind);
+                let next_ring = rules.relocation() == Relocation::NextRing;
+                let to = if next_ring {
+                    open
+                } else {
+                    // One zone for every piece of `from`, whichever cell it stands on.
+                    let any = from
+                        .first()
+                        .expect("the relocation phase has a captured piece");
+                    open & position.relocation_zone(kind, any, open)
+                };
+                Kind::Relocation {
+                    from,
+                    to,
+                    next_ring,
                 }
             }
             Phase::Normal => {
@@ -133,7 +150,15 @@ impl LegalActions {
     fn count_unforced(&self) -> usize {
         match self.kind {
             Kind::Placement { to, .. } => to.count() as usize,
-            Kind::Relocation { from, to } => from.count() as usize * to.count() as usize,
+            Kind::Relocation {
+                from,
+                to,
+                next_ring: false,
+            } => from.count() as usize * to.count() as usize,
+            Kind::Relocation { from, to, .. } => from
+                .into_iter()
+                .map(|f| relocation_targets(f, to, true).count() as usize)
+                .sum(),
             Kind::Normal {
                 guard_to,
                 queen_to,
@@ -157,7 +182,15 @@ impl LegalActions {
     fn any_unforced(&self) -> bool {
         match self.kind {
             Kind::Placement { to, .. } => to.any(),
-            Kind::Relocation { from, to } => from.any() && to.any(),
+            Kind::Relocation {
+                from,
+                to,
+                next_ring: false,
+            } => from.any() && to.any(),
+            Kind::Relocation { from, to, .. } => from
+                .into_iter()
+                .map(|f| relocation_targets(f, to, true))
+                .any(Bitboard::any),
             Kind::Normal {
                 guard_to,
                 queen_to,
@@ -189,9 +222,14 @@ impl LegalActions {
             (Kind::Placement { kind, to }, Action::Place { kind: k, to: c }) => {
                 kind == k && to.contains(c)
             }
-            (Kind::Relocation { from, to }, Action::Relocate { from: f, to: c }) => {
-                from.contains(f) && to.contains(c)
-            }
+            (
+                Kind::Relocation {
+                    from,
+                    to,
+                    next_ring,
+                },
+                Action::Relocate { from: f, to: c },
+            ) => from.contains(f) && relocation_targets(f, to, next_ring).contains(c),
             (
                 Kind::Normal {
                     guard_to,
@@ -252,9 +290,13 @@ impl LegalActions {
                     list.push(Action::Place { kind, to });
                 }
             }
-            Kind::Relocation { from, to } => {
+            Kind::Relocation {
+                from,
+                to,
+                next_ring,
+            } => {
                 for from in from {
-                    for to in keep(to) {
+                    for to in keep(relocation_targets(from, to, next_ring)) {
                         list.push(Action::Relocate { from, to });
                     }
                 }
@@ -298,7 +340,11 @@ impl LegalActions {
                     to: to.nth(rng.below(n)),
                 })
             }
-            Kind::Relocation { from, to } => {
+            Kind::Relocation {
+                from,
+                to,
+                next_ring: false,
+            } => {
                 let (nf, nt) = (from.count() as usize, to.count() as usize);
                 (nf * nt > 0).then(|| {
                     let k = rng.below(nf * nt);
@@ -306,6 +352,26 @@ impl LegalActions {
                         from: from.nth(k / nt),
                         to: to.nth(k % nt),
                     }
+                })
+            }
+            Kind::Relocation { from, to, .. } => {
+                let total = self.count_unforced();
+                (total > 0).then(|| {
+                    let mut k = rng.below(total);
+                    let mut chosen = None;
+                    for f in from {
+                        let targets = relocation_targets(f, to, true);
+                        let n = targets.count() as usize;
+                        if k < n {
+                            chosen = Some(Action::Relocate {
+                                from: f,
+                                to: targets.nth(k),
+                            });
+                            break;
+                        }
+                        k -= n;
+                    }
+                    chosen.expect("k is below the number of relocations")
                 })
             }
             Kind::Normal {

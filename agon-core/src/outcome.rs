@@ -99,10 +99,13 @@ impl FromStr for GameResult {
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Termination {
-    /// A queen on the throne ringed by her six guards: that side wins.
+    /// A queen on the throne ringed by her six guards (under `relocation=removed`, by every
+    /// guard she has left): that side wins.
     Formation,
     /// Six guards closed the ring without their queen on the throne: that side loses.
     SixGuards,
+    /// Under `relocation=removed`, a side's queen was captured: that side loses.
+    QueenCaptured,
     /// The side to move had no legal action and lost.
     NoMoves,
     /// The same position occurred the set number of times: draw.
@@ -137,6 +140,7 @@ impl Termination {
     pub const ALL: [Termination; 13] = [
         Termination::Formation,
         Termination::SixGuards,
+        Termination::QueenCaptured,
         Termination::NoMoves,
         Termination::Repetition,
         Termination::DoublePass,
@@ -155,6 +159,7 @@ impl Termination {
         match self {
             Termination::Formation => "formation",
             Termination::SixGuards => "six-guards",
+            Termination::QueenCaptured => "queen-captured",
             Termination::NoMoves => "no-moves",
             Termination::Repetition => "repetition",
             Termination::DoublePass => "double-pass",
@@ -176,6 +181,7 @@ impl Termination {
             self,
             Termination::Formation
                 | Termination::SixGuards
+                | Termination::QueenCaptured
                 | Termination::NoMoves
                 | Termination::Repetition
                 | Termination::DoublePass

@@ -10,13 +10,50 @@
 
 use crate::illegal::IllegalAction;
 use crate::movegen::LegalActions;
-use crate::rules::{CaptureMode, Intervention};
+use crate::rules::{CaptureMode, Intervention, QueenRelocatedBy, RelocateThrone, Relocation};
 use crate::setup::Setup;
 use crate::zobrist::{hand_key, piece_key, side_key};
 use crate::{
     Action, Bitboard, Cell, GameResult, Outcome, Piece, PieceKind, Rules, Side, Termination,
 };
 use std::fmt;
+
+/// The standard start, `[side][kind]` (see [`Position::start_cells`]).
+const START_CELLS: [[Bitboard; 2]; 2] = {
+    const fn cells(names: &[(u8, i32)]) -> Bitboard {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < names.len() {
+            bits |= Cell::named(names[i].0, names[i].1).bit().0;
+            i += 1;
+        }
+        Bitboard(bits)
+    }
+    [
+        [
+            cells(&[(b'f', 1)]),
+            cells(&[
+                (b'b', 1),
+                (b'k', 1),
+                (b'a', 5),
+                (b'l', 5),
+                (b'd', 9),
+                (b'h', 9),
+            ]),
+        ],
+        [
+            cells(&[(b'f', 11)]),
+            cells(&[
+                (b'd', 1),
+                (b'h', 1),
+                (b'a', 2),
+                (b'l', 2),
+                (b'b', 7),
+                (b'k', 7),
+            ]),
+        ],
+    ]
+};
 
 /// A position of Agon under a rule set.
 #[derive(Clone, Copy, Debug)]
@@ -80,30 +117,26 @@ impl Position {
     /// piece in hand for the placement openings.
     pub fn start(rules: Rules) -> Position {
         let mut position = Position::empty(rules, Side::White);
-        if rules.has_placement() {
-            for side in Side::BOTH {
-                position.set_in_hand(side, PieceKind::Queen, 1);
-                position.set_in_hand(side, PieceKind::Guard, 6);
-            }
-        } else {
-            let cells = |names: &[&str]| -> Vec<Cell> {
-                names
-                    .iter()
-                    .map(|n| Cell::parse(n).expect("start cell"))
-                    .collect()
-            };
-            let white_guards = cells(&["b1", "k1", "a5", "l5", "d9", "h9"]);
-            let black_guards = cells(&["d1", "h1", "a2", "l2", "b7", "k7"]);
-            position.put(cells(&["f1"])[0], Side::White, PieceKind::Queen, false);
-            position.put(cells(&["f11"])[0], Side::Black, PieceKind::Queen, false);
-            for c in white_guards {
-                position.put(c, Side::White, PieceKind::Guard, false);
-            }
-            for c in black_guards {
-                position.put(c, Side::Black, PieceKind::Guard, false);
+        for side in Side::BOTH {
+            for kind in [PieceKind::Queen, PieceKind::Guard] {
+                if rules.has_placement() {
+                    position.set_in_hand(side, kind, kind.count_per_side());
+                } else {
+                    for cell in Position::start_cells(side, kind) {
+                        position.put(cell, side, kind, false);
+                    }
+                }
             }
         }
         position
+    }
+
+    /// The cells of `side`'s pieces of `kind` in the standard start (docs/rules.md section
+    /// 2): White's queen f1, guards b1 k1 a5 l5 d9 h9; Black's queen f11, guards d1 h1 a2
+    /// l2 b7 k7. Under `relocation=start-cell` captured pieces go back to them.
+    #[inline]
+    pub const fn start_cells(side: Side, kind: PieceKind) -> Bitboard {
+        START_CELLS[side.index()][kind.index()]
     }
 
     /// The position of a setup that [`Position::from_setup`] has checked.
@@ -335,34 +368,143 @@ impl Position {
         }
     }
 
+    /// The cells where a captured piece of `kind` of the side to move may be relocated as
+    /// far as every rule but the `relocation` switch's zone goes: empty cells the
+    /// intervention rule allows ([`Position::relocation_intervention_cells`]) and, for a
+    /// queen, none refused by `relocate-throne=forbidden` or, under
+    /// `queen-relocated-by=opponent`, between two pieces of her chooser (whatever the
+    /// intervention setting).
+    pub fn relocation_open_cells(&self, kind: PieceKind) -> Bitboard {
+        let me = self.to_move;
+        let mut open = self.empty_cells() & !self.relocation_intervention_cells(me);
+        if kind == PieceKind::Queen {
+            if self.rules.relocate_throne() == RelocateThrone::Forbidden {
+                open &= !Bitboard::THRONE;
+            }
+            if self.rules.queen_relocated_by() == QueenRelocatedBy::Opponent {
+                open &= !self.between_pieces_of(self.rules.queen_chooser(me));
+            }
+        }
+        open
+    }
+
+    /// The zone of the `relocation` switch for a captured piece of `kind` (of the side to
+    /// move) on `from`: every cell for a queen and the outer ring for a guard
+    /// (`outer-ring`); one ring ([`Position::next_ring_zone`], `next-ring`); the start cells
+    /// of its side and kind, or the outer ring when none of them is open (`start-cell`).
+    /// `open` are its open cells ([`Position::relocation_open_cells`]): the fallbacks are
+    /// decided on them. Its destinations are `open & zone`.
+    pub fn relocation_zone(&self, kind: PieceKind, from: Cell, open: Bitboard) -> Bitboard {
+        match self.rules.relocation() {
+            Relocation::OuterRing => match kind {
+                PieceKind::Queen => Bitboard::ALL,
+                PieceKind::Guard => Bitboard::OUTER,
+            },
+            Relocation::NextRing => Position::next_ring_zone(open, from),
+            Relocation::StartCell => {
+                let start = Position::start_cells(self.to_move, kind);
+                if (open & start).any() {
+                    start
+                } else {
+                    Bitboard::OUTER
+                }
+            }
+            Relocation::Removed => Bitboard::EMPTY,
+        }
+    }
+
+    /// Under `relocation=next-ring`, the ring a piece captured on `from` goes to: the ring
+    /// just outside `from`'s (the outer ring for a piece on it), or, if that ring has no
+    /// cell of `open`, the next ring outward that has one (the outer ring if none has, and
+    /// then the piece has nowhere to go).
+    #[inline]
+    pub fn next_ring_zone(open: Bitboard, from: Cell) -> Bitboard {
+        let mut ring = (from.ring() as usize + 1).min(5);
+        while ring < 5 && (open & Bitboard::ring(ring)).is_empty() {
+            ring += 1;
+        }
+        Bitboard::ring(ring)
+    }
+
+    /// Where the captured piece on `from` may be relocated when its turn comes (a captured
+    /// queen goes first): its open cells within its zone
+    /// ([`Position::relocation_zone`]). Empty unless `from` holds a captured piece of the
+    /// side to move.
+    pub fn relocation_destinations(&self, from: Cell) -> Bitboard {
+        if !(self.sides[self.to_move.index()] & self.captured).contains(from) {
+            return Bitboard::EMPTY;
+        }
+        let kind = self.kind_at(from);
+        let open = self.relocation_open_cells(kind);
+        open & self.relocation_zone(kind, from, open)
+    }
+
     /// The formation of `side`: whether its six active guards close ring 1, with or without
-    /// its active queen on the throne.
+    /// its active queen on the throne. Under `relocation=removed` a side wins with fewer
+    /// guards too: its queen on the throne and every guard it still has on ring 1.
     pub fn formation(&self, side: Side) -> Formation {
         let guards = self.active(side) & !self.queens;
-        if guards & Bitboard::RING1 != Bitboard::RING1 {
-            Formation::None
-        } else if (self.active(side) & self.queens & Bitboard::THRONE).any() {
+        let on_throne = || (self.active(side) & self.queens & Bitboard::THRONE).any();
+        if guards & Bitboard::RING1 == Bitboard::RING1 {
+            if on_throne() {
+                Formation::Won
+            } else {
+                Formation::SixGuards
+            }
+        } else if self.rules.relocation() == Relocation::Removed
+            && (guards & !Bitboard::RING1).is_empty()
+            && on_throne()
+        {
             Formation::Won
         } else {
-            Formation::SixGuards
+            Formation::None
         }
+    }
+
+    /// Whether `side` still has its queen, on the board or in hand (under
+    /// `relocation=removed` a captured queen leaves the game, and her side has lost).
+    #[inline]
+    pub fn has_queen(&self, side: Side) -> bool {
+        self.pieces(side, PieceKind::Queen).any() || self.in_hand(side, PieceKind::Queen) > 0
+    }
+
+    /// How many pieces of `side` have left play (only under `relocation=removed`, where
+    /// captured pieces are taken off the board; 0 otherwise).
+    pub fn removed_count(&self, side: Side) -> u8 {
+        let total = PieceKind::Queen.count_per_side() + PieceKind::Guard.count_per_side();
+        let on_board = self.side_pieces(side).count() as u8;
+        let in_hand = self.in_hand(side, PieceKind::Queen) + self.in_hand(side, PieceKind::Guard);
+        total.saturating_sub(on_board + in_hand)
     }
 
     /// How the rules end the game after an action of `mover` produced this position, in the
     /// order of docs/rules.md section 6 up to the no-move rule (which needs the next side's
-    /// legal actions and is the caller's): the mover's formation, repetition (`repeated`
-    /// says whether the position has now occurred often enough; it is asked only when no
-    /// formation decides), the `ludii` double pass. The one statement of this order,
-    /// shared by [`crate::Game`] and the agents' search.
+    /// legal actions and is the caller's): under `relocation=removed` a captured queen
+    /// (`queen-captured`; the mover's captures come first, so if both queens fell the
+    /// mover wins), the mover's formation or six guards, under `relocation=removed` the
+    /// other side's formation (a capture can remove its last outlying guard), repetition
+    /// (`repeated` says whether the position has now occurred often enough; it is asked
+    /// only when nothing before decides), the `ludii` double pass. The one statement of
+    /// this order, shared by [`crate::Game`] and the agents' search.
     #[inline]
     pub fn outcome_after_action(
         &self,
         mover: Side,
         repeated: impl FnOnce() -> bool,
     ) -> Option<Outcome> {
+        let removed = self.rules.relocation() == Relocation::Removed;
         let (result, termination) = match self.formation(mover) {
+            _ if removed && !self.has_queen(!mover) => {
+                (GameResult::win_for(mover), Termination::QueenCaptured)
+            }
+            _ if removed && !self.has_queen(mover) => {
+                (GameResult::win_for(!mover), Termination::QueenCaptured)
+            }
             Formation::Won => (GameResult::win_for(mover), Termination::Formation),
             Formation::SixGuards => (GameResult::win_for(!mover), Termination::SixGuards),
+            Formation::None if removed && self.formation(!mover) == Formation::Won => {
+                (GameResult::win_for(!mover), Termination::Formation)
+            }
             Formation::None if repeated() => (GameResult::Draw, Termination::Repetition),
             Formation::None if self.rules.forced_pass() && self.passes >= 2 => {
                 (GameResult::Draw, Termination::DoublePass)
@@ -449,6 +591,8 @@ impl Position {
         self.hash ^= piece_key(side, kind, false, from) ^ piece_key(side, kind, false, to);
     }
 
+    /// Captures the piece on `cell`: marks it captured, or under `relocation=removed` takes
+    /// it off the board.
     #[inline]
     fn capture(&mut self, cell: Cell) {
         let side = if self.sides[0].contains(cell) {
@@ -457,8 +601,14 @@ impl Position {
             Side::Black
         };
         let kind = self.kind_at(cell);
-        self.captured |= cell.bit();
-        self.hash ^= piece_key(side, kind, false, cell) ^ piece_key(side, kind, true, cell);
+        self.hash ^= piece_key(side, kind, false, cell);
+        if self.rules.relocation() == Relocation::Removed {
+            self.sides[side.index()] &= !cell.bit();
+            self.queens &= !cell.bit();
+        } else {
+            self.captured |= cell.bit();
+            self.hash ^= piece_key(side, kind, true, cell);
+        }
     }
 
     /// Captures made by the piece that just arrived on `at`, then the suicide rule.

@@ -4,7 +4,8 @@
 //! A [`Rules`] value cannot be misstated: its fields are private, every switch is a closed
 //! type ([`Intervention`], [`CaptureMode`], ...), and a rule set is changed only through
 //! its `with_*` builders, which refuse what the rule book refuses (switches on the `ludii`
-//! preset). One table, `rule_switches!` below, lists the switches: the struct, the
+//! preset, and the combinations of section 8 that would change nothing or need what the
+//! game lacks, such as `relocation=start-cell` with a placement opening). One table, `rule_switches!` below, lists the switches: the struct, the
 //! builders and getters, [`SWITCHES`], the canonical name, parsing and
 //! [`Rules::single_switch_variants`] are all generated from it, so adding a switch is one
 //! line there plus the switch's own type.
@@ -16,7 +17,7 @@ use std::str::FromStr;
 /// One switch of docs/rules.md section 8: a named setting with a default value.
 ///
 /// Implemented by [`Intervention`], [`CaptureMode`], [`Opening`], [`TouchMove`],
-/// [`RelocateThrone`], [`QueenRelocatedBy`] and [`Repetition`]. Each parses from and
+/// [`Relocation`], [`RelocateThrone`], [`QueenRelocatedBy`] and [`Repetition`]. Each parses from and
 /// prints as the value's name in a rule-set name (`suicide`, `on`, `5`, ...).
 pub trait Switch:
     Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = RulesError> + 'static
@@ -146,6 +147,24 @@ switch_enum! {
         Off = "off",
         /// A side may pass instead of stepping.
         On = "on",
+    }
+}
+
+switch_enum! {
+    /// `relocation`: where a captured piece goes (docs/rules.md section 8, "The
+    /// `relocation` switch").
+    pub enum Relocation: "relocation" {
+        /// Its owner relocates a captured guard to an empty outer-ring cell and a captured
+        /// queen to any empty cell (standard).
+        OuterRing = "outer-ring",
+        /// To the ring just outside the cell where it was captured (the outer ring stays
+        /// the outer ring), or the next ring outward with a legal cell.
+        NextRing = "next-ring",
+        /// Back to a free start cell of its side and kind, or the outer ring if none is
+        /// free.
+        StartCell = "start-cell",
+        /// Off the board for good; a side whose queen is captured loses.
+        Removed = "removed",
     }
 }
 
@@ -313,7 +332,8 @@ macro_rules! rule_switches {
                 }
 
                 #[doc = concat!("These rules with another `", stringify!($field), "` value; ")]
-                #[doc = "refused for the `ludii` preset, which takes no switches."]
+                #[doc = "refused for the `ludii` preset, which takes no switches, and for the"]
+                #[doc = "combinations the rule book refuses ([`RulesError::Conflict`])."]
                 pub fn $with(self, value: $ty) -> Result<Rules, RulesError> {
                     self.switched(Rules { $field: value, ..self })
                 }
@@ -401,6 +421,8 @@ rule_switches! {
     opening, with_opening: Opening;
     /// The `touch-move` switch.
     touch_move, with_touch_move: TouchMove;
+    /// The `relocation` switch: where a captured piece goes.
+    relocation, with_relocation: Relocation;
     /// The `relocate-throne` switch.
     relocate_throne, with_relocate_throne: RelocateThrone;
     /// The `queen-relocated-by` switch.
@@ -429,7 +451,66 @@ impl Rules {
         if self.ludii {
             return Err(RulesError::WholeRuleSet("ludii".to_string()));
         }
-        Ok(changed)
+        match changed.conflict() {
+            Some(conflict) => Err(conflict),
+            None => Ok(changed),
+        }
+    }
+
+    /// The first pair of switch values that the rule book refuses together (docs/rules.md
+    /// section 8, "refused combinations"), each pair in canonical order: a switch that
+    /// would change nothing, or rules that would need what the game does not have.
+    fn conflict(&self) -> Option<RulesError> {
+        let pair = |first: String, second: String, reason: &'static str| {
+            Some(RulesError::Conflict {
+                first,
+                second,
+                reason,
+            })
+        };
+        let relocation = format!("{}={}", Relocation::NAME, self.relocation);
+        if self.relocation == Relocation::StartCell && self.has_placement() {
+            return pair(
+                format!("{}={}", Opening::NAME, self.opening),
+                relocation,
+                "a placement game has no start cells to send a captured piece back to",
+            );
+        }
+        if self.relocate_throne == RelocateThrone::Forbidden {
+            let reason = match self.relocation {
+                Relocation::OuterRing => None,
+                Relocation::NextRing => Some(
+                    "a captured queen goes to rings 1 to 5 there, never to the throne, so \
+                     relocate-throne=forbidden would change nothing",
+                ),
+                Relocation::StartCell => Some(
+                    "a captured queen goes to her start cell or the outer ring there, never to \
+                     the throne, so relocate-throne=forbidden would change nothing",
+                ),
+                Relocation::Removed => Some(
+                    "captured pieces leave the board there and are never relocated, so \
+                     relocate-throne=forbidden would change nothing",
+                ),
+            };
+            if let Some(reason) = reason {
+                return pair(
+                    relocation,
+                    format!("{}={}", RelocateThrone::NAME, self.relocate_throne),
+                    reason,
+                );
+            }
+        }
+        if self.relocation == Relocation::Removed
+            && self.queen_relocated_by == QueenRelocatedBy::Opponent
+        {
+            return pair(
+                relocation,
+                format!("{}={}", QueenRelocatedBy::NAME, self.queen_relocated_by),
+                "captured pieces leave the board there, so no one ever chooses where a \
+                 captured queen goes",
+            );
+        }
+        None
     }
 
     /// Whether this is the `ludii` preset.
@@ -512,6 +593,15 @@ pub enum RulesError {
     },
     /// A whole rule set (`standard`, `ludii`) combined with switches (its name).
     WholeRuleSet(String),
+    /// Two switch values that the rule book refuses together (docs/rules.md section 8).
+    Conflict {
+        /// The first value as `switch=value`, in canonical order.
+        first: String,
+        /// The second value as `switch=value`.
+        second: String,
+        /// Why they do not go together.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for RulesError {
@@ -536,6 +626,11 @@ impl fmt::Display for RulesError {
                 f,
                 "`{name}` is a whole rule set and cannot be combined with switches"
             ),
+            RulesError::Conflict {
+                first,
+                second,
+                reason,
+            } => write!(f, "`{first}` cannot be combined with `{second}`: {reason}"),
         }
     }
 }

@@ -18,7 +18,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::{Bitboard, Cell, ParseCellError, Piece, PieceKind, Position, Rules, Side};
+use crate::{Bitboard, Cell, ParseCellError, Piece, PieceKind, Position, Relocation, Rules, Side};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -146,15 +146,26 @@ impl Setup {
             .saturating_sub(in_hand)
     }
 
+    /// Whether pieces may be missing: under `relocation=removed`, where captured pieces
+    /// leave the board, once nothing is in hand (a placement opening captures nothing).
+    fn pieces_may_be_missing(&self, rules: Rules) -> bool {
+        rules.relocation() == Relocation::Removed && self.in_hand.iter().flatten().all(|&n| n == 0)
+    }
+
+    /// Whether `side` has the wrong number of pieces of `kind`, on the board and in hand:
+    /// one queen and six guards, or at most that many when pieces may be missing.
+    fn wrong_count(&self, rules: Rules, side: Side, kind: PieceKind) -> bool {
+        let total = self.cells_of(side, kind).count() + u32::from(self.in_hand(side, kind));
+        let expected = u32::from(kind.count_per_side());
+        total > expected || (total < expected && !self.pieces_may_be_missing(rules))
+    }
+
     /// Everything that keeps this setup from being a position under `rules`.
     pub(crate) fn problems(&self, rules: Rules) -> PositionErrorKinds {
         let mut kinds = PositionErrorKinds::empty();
         for side in Side::BOTH {
             for kind in [PieceKind::Queen, PieceKind::Guard] {
-                let on_board = self.cells_of(side, kind).count() as u8;
-                if u16::from(on_board) + u16::from(self.in_hand(side, kind))
-                    != u16::from(kind.count_per_side())
-                {
+                if self.wrong_count(rules, side, kind) {
                     kinds |= PositionErrorKinds::PIECE_COUNT;
                 }
             }
@@ -165,6 +176,14 @@ impl Setup {
             .is_some_and(|p| p.kind == PieceKind::Guard)
         {
             kinds |= PositionErrorKinds::GUARD_ON_THRONE;
+        }
+        if rules.relocation() == Relocation::Removed {
+            if self.pieces.values().any(|p| p.captured) {
+                kinds |= PositionErrorKinds::CAPTURED_UNDER_REMOVED;
+            }
+            if self.queen_lost_on_own_turn(rules) {
+                kinds |= PositionErrorKinds::QUEEN_LOST_BY_MOVER;
+            }
         }
         let in_hand_total: u16 = self.in_hand.iter().flatten().map(|&n| u16::from(n)).sum();
         if in_hand_total == 0 {
@@ -202,6 +221,15 @@ impl Setup {
             kinds |= PositionErrorKinds::PASS_DURING_PLACEMENT;
         }
         kinds
+    }
+
+    /// Whether the side that moved last has no queen without the suicide rule, the only
+    /// way a side loses its queen on its own turn (under `relocation=removed`).
+    fn queen_lost_on_own_turn(&self, rules: Rules) -> bool {
+        let mover = !self.to_move;
+        rules.intervention() != crate::Intervention::Suicide
+            && self.cells_of(mover, PieceKind::Queen).is_empty()
+            && self.in_hand(mover, PieceKind::Queen) == 0
     }
 
     /// Who places next, if the counts of placed pieces can arise (placements alternate
@@ -277,6 +305,12 @@ bitflags::bitflags! {
         const PLACEMENT_OPPOSED = 1 << 7;
         /// A pass counted during the placement opening, where no pass is possible.
         const PASS_DURING_PLACEMENT = 1 << 8;
+        /// A captured piece under `relocation=removed`, where captured pieces leave the
+        /// board.
+        const CAPTURED_UNDER_REMOVED = 1 << 9;
+        /// Under `relocation=removed`, the side that moved last has no queen, which only
+        /// the suicide rule can do to a side on its own turn.
+        const QUEEN_LOST_BY_MOVER = 1 << 10;
     }
 }
 
@@ -317,17 +351,22 @@ impl PositionError {
         for kind in self.kinds.iter() {
             match kind {
                 PositionErrorKinds::PIECE_COUNT => {
+                    let up_to = if setup.pieces_may_be_missing(self.rules) {
+                        "at most "
+                    } else {
+                        ""
+                    };
                     for side in Side::BOTH {
                         for kind in [PieceKind::Queen, PieceKind::Guard] {
-                            let on_board = setup.cells_of(side, kind).count();
-                            let in_hand = setup.in_hand(side, kind);
-                            let expected = kind.count_per_side();
-                            if on_board + u32::from(in_hand) != u32::from(expected) {
+                            if setup.wrong_count(self.rules, side, kind) {
+                                let on_board = setup.cells_of(side, kind).count();
+                                let in_hand = setup.in_hand(side, kind);
                                 problems.push(format!(
                                     "{side} has {on_board} {}{} on the board and {in_hand} in \
-                                     hand; expected {expected} in all",
+                                     hand; expected {up_to}{} in all",
                                     kind.name(),
-                                    if on_board == 1 { "" } else { "s" }
+                                    if on_board == 1 { "" } else { "s" },
+                                    kind.count_per_side()
                                 ));
                             }
                         }
@@ -374,6 +413,16 @@ impl PositionError {
                 PositionErrorKinds::PASS_DURING_PLACEMENT => {
                     problems.push("no pass is possible during the placement opening".into())
                 }
+                PositionErrorKinds::CAPTURED_UNDER_REMOVED => problems.push(
+                    "with relocation=removed captured pieces leave the board, so none stands \
+                     captured"
+                        .into(),
+                ),
+                PositionErrorKinds::QUEEN_LOST_BY_MOVER => problems.push(format!(
+                    "{} moved last and has no queen, but without intervention=suicide a side \
+                     cannot lose its queen on its own turn",
+                    !setup.to_move
+                )),
                 _ => {}
             }
         }
@@ -394,6 +443,9 @@ impl Position {
     /// and six guards per side (on the board or in hand), no guard on the throne, pieces
     /// in hand only during a placement opening (then nothing captured, everything on the
     /// outer ring, placements alternating from White, each queen placed first, no pass).
+    /// Under `relocation=removed` pieces may be missing once nothing is in hand, none
+    /// stands captured, and the side that moved last has its queen unless
+    /// `intervention=suicide` (a side without its queen has lost: the game is over).
     /// Otherwise every problem at once, with the setup handed back.
     pub fn from_setup(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
         let kinds = setup.problems(rules);

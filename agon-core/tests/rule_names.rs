@@ -2,8 +2,8 @@
 //! that list the valid switches and values.
 
 use agon_core::{
-    CaptureMode, Intervention, Opening, QueenRelocatedBy, RelocateThrone, Repetition, Rules,
-    RulesError, Switch, TouchMove, SWITCHES,
+    CaptureMode, Intervention, Opening, QueenRelocatedBy, RelocateThrone, Relocation, Repetition,
+    Rules, RulesError, Switch, TouchMove, SWITCHES,
 };
 
 fn parse(text: &str) -> Result<Rules, String> {
@@ -28,12 +28,12 @@ fn the_canonical_name_lists_every_non_default_switch_in_order() {
         .and_then(|r| r.with_capture(CaptureMode::Ring))
         .and_then(|r| r.with_opening(Opening::Placement))
         .and_then(|r| r.with_touch_move(TouchMove::On))
-        .and_then(|r| r.with_relocate_throne(RelocateThrone::Forbidden))
+        .and_then(|r| r.with_relocation(Relocation::NextRing))
         .and_then(|r| r.with_queen_relocated_by(QueenRelocatedBy::Opponent))
         .and_then(|r| r.with_repetition(Repetition::times(5).unwrap()))
         .unwrap();
     let name = "intervention=suicide,capture=ring,opening=placement,touch-move=on,\
-                relocate-throne=forbidden,queen-relocated-by=opponent,repetition=5";
+                relocation=next-ring,queen-relocated-by=opponent,repetition=5";
     assert_eq!(all.to_string(), name);
     assert_eq!(all.name(), name);
     assert_eq!(parse(name), Ok(all));
@@ -76,6 +76,9 @@ fn single_switch_variants_are_the_standard_rules_and_each_non_default_value() {
             "opening=placement",
             "opening=placement-opposed",
             "touch-move=on",
+            "relocation=next-ring",
+            "relocation=start-cell",
+            "relocation=removed",
             "relocate-throne=forbidden",
             "queen-relocated-by=opponent",
             "repetition=5",
@@ -91,6 +94,7 @@ fn single_switch_variants_are_the_standard_rules_and_each_non_default_value() {
 fn errors_name_the_problem_and_the_valid_choices() {
     let all_switches = "switches: intervention (forbidden, suicide, safe); capture (line, ring); \
          opening (standard, placement, placement-opposed); touch-move (off, on); \
+         relocation (outer-ring, next-ring, start-cell, removed); \
          relocate-throne (allowed, forbidden); queen-relocated-by (owner, opponent); \
          repetition (3, any whole number from 2 to 255, off); or the whole rule sets \
          `standard` and `ludii`";
@@ -157,7 +161,7 @@ fn errors_name_the_problem_and_the_valid_choices() {
     ] {
         assert_eq!(parse(text), Err(message), "{text}");
     }
-    assert_eq!(SWITCHES.len(), 7);
+    assert_eq!(SWITCHES.len(), 8);
     assert_eq!(
         SWITCHES.map(|switch| switch.name),
         [
@@ -165,6 +169,7 @@ fn errors_name_the_problem_and_the_valid_choices() {
             "capture",
             "opening",
             "touch-move",
+            "relocation",
             "relocate-throne",
             "queen-relocated-by",
             "repetition"
@@ -173,28 +178,41 @@ fn errors_name_the_problem_and_the_valid_choices() {
 }
 
 /// The property the type exists for: every rule set there is (each combination of every
-/// value of every switch, and the `ludii` preset) prints a name that parses back to it,
-/// and no two rule sets share a name.
+/// value of every switch that the rule book does not refuse, and the `ludii` preset)
+/// prints a name that parses back to it, and no two rule sets share a name.
 #[test]
 fn every_rule_set_round_trips_through_its_name() {
     let all = Rules::all();
-    let combinations: usize = [
+    let free: usize = [
         Intervention::all().len(),
         CaptureMode::all().len(),
-        Opening::all().len(),
         TouchMove::all().len(),
-        RelocateThrone::all().len(),
-        QueenRelocatedBy::all().len(),
         Repetition::all().len(),
     ]
     .iter()
     .product();
+    // Opening, relocation, relocate-throne and queen-relocated-by, less the refused
+    // combinations (docs/rules.md section 8): with outer-ring every opening, throne
+    // setting and chooser; next-ring refuses relocate-throne=forbidden; start-cell that
+    // and the placement openings; removed that and queen-relocated-by=opponent.
+    let (openings, throne, chooser) = (
+        Opening::all().len(),
+        RelocateThrone::all().len(),
+        QueenRelocatedBy::all().len(),
+    );
+    let tied = openings * throne * chooser + openings * chooser + chooser + openings;
+    assert_eq!(
+        Relocation::all().len(),
+        4,
+        "a new value belongs in the sum above"
+    );
     assert_eq!(
         SWITCHES.len(),
-        7,
+        8,
         "a new switch belongs in the product above"
     );
-    assert_eq!(all.len(), combinations + 1);
+    assert_eq!(all.len(), free * tied + 1);
+    assert_eq!(all.len(), 70_381);
     let mut names = std::collections::HashSet::new();
     for rules in all {
         let name = rules.to_string();
@@ -240,6 +258,7 @@ fn each_switch_lists_parses_and_prints_its_values() {
     check::<CaptureMode>();
     check::<Opening>();
     check::<TouchMove>();
+    check::<Relocation>();
     check::<RelocateThrone>();
     check::<QueenRelocatedBy>();
     check::<Repetition>();

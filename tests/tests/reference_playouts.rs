@@ -4,7 +4,9 @@
 //! actions, on what every one of those actions captures, on who decides, and on how and
 //! when the game ends.
 
-use agon_core::{Action, ActionList, Bitboard, Cell, Game, Position, Rng, Rules};
+use agon_core::{
+    Action, ActionList, Bitboard, Cell, Game, PieceKind, Position, Relocation, Rng, Rules,
+};
 use agon_tests::reference::convert;
 use agon_tests::reference::{ref_perft, Board, RefGame, RefRules};
 
@@ -51,6 +53,25 @@ fn compare_position(context: &str, position: &Position, reference: &RefGame) {
     }
 }
 
+/// Whether the captured piece on `from` goes somewhere other than where the switch sends it
+/// first: under `next-ring` to a ring beyond the next one, under `start-cell` to the outer
+/// ring because none of its start cells is legal (judged from the engine's destinations,
+/// which the comparison checks against the reference's).
+fn falls_back(position: &Position, from: Cell) -> bool {
+    let to = position.relocation_destinations(from);
+    let Some(first) = to.first() else {
+        return false;
+    };
+    match position.rules().relocation() {
+        Relocation::NextRing => first.ring() > (from.ring() + 1).min(5),
+        Relocation::StartCell => {
+            let kind = position.piece_at(from).map_or(PieceKind::Guard, |p| p.kind);
+            (to & Position::start_cells(position.to_move(), kind)).is_empty()
+        }
+        _ => false,
+    }
+}
+
 #[derive(Default)]
 struct Coverage {
     games: usize,
@@ -62,6 +83,10 @@ struct Coverage {
     guard_relocations: usize,
     /// Captures seen in the games (not counting the alternatives compared).
     captures: usize,
+    /// Relocations due whose piece could not go where the `relocation` switch sends it
+    /// first: the next ring out had no legal cell (`next-ring`), or no start cell was legal
+    /// (`start-cell`).
+    fallbacks: usize,
     /// Games ended by the rules, by termination.
     endings: std::collections::BTreeMap<String, usize>,
 }
@@ -106,6 +131,10 @@ fn compare_games(rules: Rules, seed: u64, games: usize, max_plies: usize) -> Cov
                 } else {
                     coverage.guard_relocations += 1;
                 }
+                coverage.fallbacks += mine
+                    .into_iter()
+                    .filter(|&from| falls_back(position, from))
+                    .count();
             }
             assert_eq!(
                 &convert::board(game.position()),
@@ -148,23 +177,47 @@ fn check_rule_set(name: &str) {
     let c = compare_games(rules, seed, GAMES, MAX_PLIES);
     println!(
         "`{rules}`: compared {} games, {} positions, {} actions; {} captures, {} queen and {} \
-         guard relocations; endings {:?}",
+         guard relocations ({} falling back); endings {:?}",
         c.games,
         c.positions,
         c.actions,
         c.captures,
         c.queen_relocations,
         c.guard_relocations,
+        c.fallbacks,
         c.endings
     );
     assert!(
         c.positions > GAMES * 30,
         "`{rules}`: games too short to say much"
     );
-    assert!(
-        c.queen_relocations > 0 && c.guard_relocations > 0,
-        "`{rules}`: the games never reached both kinds of relocation"
-    );
+    if rules.relocation() == Relocation::Removed {
+        // Captured pieces leave the board: no relocation, and games end by a lost queen.
+        assert_eq!(c.queen_relocations + c.guard_relocations, 0, "`{rules}`");
+        assert!(
+            c.captures > 0 && c.endings.contains_key("queen-captured"),
+            "`{rules}`: the games never captured a queen"
+        );
+    } else {
+        assert!(
+            c.queen_relocations > 0 && c.guard_relocations > 0,
+            "`{rules}`: the games never reached both kinds of relocation"
+        );
+    }
+    let single_value = Rules::STANDARD.with_relocation(rules.relocation()) == Ok(rules);
+    if single_value
+        && matches!(
+            rules.relocation(),
+            Relocation::NextRing | Relocation::StartCell
+        )
+    {
+        // Fallbacks are rare in random games; these seeds reach some (the worked examples
+        // of docs/rules.md test each fallback by hand).
+        assert!(
+            c.fallbacks > 0,
+            "`{rules}`: no relocation fell back to another ring or the outer ring"
+        );
+    }
 }
 
 macro_rules! rule_set_tests {
@@ -201,6 +254,15 @@ rule_set_tests! {
     ring_opposed_throne_opponent: "capture=ring,opening=placement-opposed,relocate-throne=forbidden,queen-relocated-by=opponent",
     safe_throne_repetition_2: "intervention=safe,relocate-throne=forbidden,repetition=2",
     touch_move_no_repetition: "touch-move=on,repetition=off",
+    relocation_next_ring: "relocation=next-ring",
+    relocation_start_cell: "relocation=start-cell",
+    relocation_removed: "relocation=removed",
+    suicide_ring_next_ring_opponent: "intervention=suicide,capture=ring,relocation=next-ring,queen-relocated-by=opponent",
+    safe_start_cell_opponent: "intervention=safe,relocation=start-cell,queen-relocated-by=opponent",
+    suicide_start_cell_touch_move: "intervention=suicide,touch-move=on,relocation=start-cell",
+    placement_next_ring_repetition_2: "opening=placement,relocation=next-ring,repetition=2",
+    suicide_removed: "intervention=suicide,relocation=removed",
+    ring_opposed_touch_move_removed: "capture=ring,opening=placement-opposed,touch-move=on,relocation=removed",
     ludii: "ludii",
 }
 

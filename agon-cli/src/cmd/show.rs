@@ -79,6 +79,7 @@ pub fn write_board(
     for line in [
         status::last_action_line(game),
         status::captured_line(game),
+        status::removed_line(game),
         status::in_hand_line(game),
     ]
     .into_iter()

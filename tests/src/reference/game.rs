@@ -2,7 +2,7 @@
 //! section 6.
 
 use super::position::{Board, Colour, Move};
-use super::rules::RefRules;
+use super::rules::{RefRelocation, RefRules};
 use super::Hex;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -12,7 +12,8 @@ use std::hash::{Hash, Hasher};
 pub struct RefOutcome {
     /// The winner, `None` for a draw.
     pub winner: Option<Colour>,
-    /// `formation`, `six-guards`, `no-moves`, `repetition` or `double-pass`.
+    /// `formation`, `six-guards`, `queen-captured`, `no-moves`, `repetition` or
+    /// `double-pass`.
     pub reason: &'static str,
 }
 
@@ -53,9 +54,7 @@ impl RefGame {
             outcome: None,
         };
         let last = game.board().to_move.other();
-        game.outcome = game
-            .formation_outcome(last)
-            .or_else(|| game.no_move_outcome());
+        game.outcome = game.board_outcome(last).or_else(|| game.no_move_outcome());
         game
     }
 
@@ -95,7 +94,7 @@ impl RefGame {
         self.history.push(board);
         self.passes = if mv == Move::Pass { self.passes + 1 } else { 0 };
         self.outcome = self
-            .formation_outcome(mover)
+            .board_outcome(mover)
             .or_else(|| self.repetition_outcome())
             .or_else(|| self.double_pass_outcome())
             .or_else(|| self.no_move_outcome());
@@ -111,20 +110,33 @@ impl RefGame {
         self.outcome = snapshot.outcome;
     }
 
-    fn formation_outcome(&self, mover: Colour) -> Option<RefOutcome> {
-        self.board().formation(mover).map(|wins| {
-            if wins {
-                RefOutcome {
-                    winner: Some(mover),
-                    reason: "formation",
-                }
-            } else {
-                RefOutcome {
-                    winner: Some(mover.other()),
-                    reason: "six-guards",
-                }
-            }
-        })
+    /// The ends that the position alone decides after `mover`'s action, in the order of
+    /// docs/rules.md section 6: a lost queen (`removed`; the mover's captures first), the
+    /// mover's formation, then (`removed`) the other side's formation.
+    fn board_outcome(&self, mover: Colour) -> Option<RefOutcome> {
+        let board = self.board();
+        let removed = self.rules.relocation == RefRelocation::Removed;
+        let win = |winner: Colour, reason| {
+            Some(RefOutcome {
+                winner: Some(winner),
+                reason,
+            })
+        };
+        if removed && !board.has_queen(mover.other()) {
+            return win(mover, "queen-captured");
+        }
+        if removed && !board.has_queen(mover) {
+            return win(mover.other(), "queen-captured");
+        }
+        match board.formation(&self.rules, mover) {
+            Some(true) => return win(mover, "formation"),
+            Some(false) => return win(mover.other(), "six-guards"),
+            None => {}
+        }
+        if removed && board.formation(&self.rules, mover.other()) == Some(true) {
+            return win(mover.other(), "formation");
+        }
+        None
     }
 
     fn repetition_outcome(&self) -> Option<RefOutcome> {

@@ -11,4 +11,4 @@ mod rules;
 pub use game::{ref_perft, RefGame, RefOutcome};
 pub use hex::{Hex, DIRECTIONS};
 pub use position::{Board, Colour, Kind, Man, Move};
-pub use rules::{RefIntervention, RefRules};
+pub use rules::{RefIntervention, RefRelocation, RefRules};

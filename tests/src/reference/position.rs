@@ -2,7 +2,7 @@
 //! written for clarity, not speed: every question is answered by looking at cells.
 
 use super::hex::Hex;
-use super::rules::{RefIntervention, RefRules};
+use super::rules::{RefIntervention, RefRelocation, RefRules};
 
 /// A side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,6 +72,20 @@ pub enum Move {
     Pass,
 }
 
+/// The cells of a side's pieces of a kind in the standard start (docs/rules.md section 2).
+pub fn start_cells(colour: Colour, kind: Kind) -> Vec<Hex> {
+    let names: &[&str] = match (colour, kind) {
+        (Colour::White, Kind::Queen) => &["f1"],
+        (Colour::White, Kind::Guard) => &["b1", "k1", "a5", "l5", "d9", "h9"],
+        (Colour::Black, Kind::Queen) => &["f11"],
+        (Colour::Black, Kind::Guard) => &["d1", "h1", "a2", "l2", "b7", "k7"],
+    };
+    names
+        .iter()
+        .map(|n| Hex::from_name(n).expect("start cell"))
+        .collect()
+}
+
 fn slot(h: Hex) -> usize {
     ((h.q + 5) * 11 + (h.r + 5)) as usize
 }
@@ -104,24 +118,19 @@ impl Board {
             board.hand = [[1, 6], [1, 6]];
             return board;
         }
-        let mut put = |name: &str, colour, kind| {
-            let h = Hex::from_name(name).expect("start cell");
-            board.set(
-                h,
-                Some(Man {
-                    colour,
-                    kind,
-                    captured: false,
-                }),
-            );
-        };
-        put("f1", Colour::White, Kind::Queen);
-        put("f11", Colour::Black, Kind::Queen);
-        for name in ["b1", "k1", "a5", "l5", "d9", "h9"] {
-            put(name, Colour::White, Kind::Guard);
-        }
-        for name in ["d1", "h1", "a2", "l2", "b7", "k7"] {
-            put(name, Colour::Black, Kind::Guard);
+        for colour in [Colour::White, Colour::Black] {
+            for kind in [Kind::Queen, Kind::Guard] {
+                for &h in &start_cells(colour, kind) {
+                    board.set(
+                        h,
+                        Some(Man {
+                            colour,
+                            kind,
+                            captured: false,
+                        }),
+                    );
+                }
+            }
         }
         board
     }
@@ -270,30 +279,12 @@ impl Board {
         let captured = self.captured_of(me);
         if !captured.is_empty() {
             let queen = captured.iter().find(|(_, m)| m.kind == Kind::Queen);
-            let (sources, targets): (Vec<Hex>, Vec<Hex>) = match queen {
-                Some(&(q, _)) => (vec![q], Hex::all()),
-                None => (captured.iter().map(|&(h, _)| h).collect(), outer.clone()),
+            let sources: Vec<Hex> = match queen {
+                Some(&(q, _)) => vec![q],
+                None => captured.iter().map(|&(h, _)| h).collect(),
             };
-            for &from in &sources {
-                for &to in &targets {
-                    if !self.is_empty(to) {
-                        continue;
-                    }
-                    let is_queen = queen.is_some();
-                    if is_queen && rules.throne_forbidden && to == Hex::THRONE {
-                        continue;
-                    }
-                    // The opponent chooses the queen's cell and may not put her between two
-                    // of its own active pieces.
-                    if is_queen && rules.queen_by_opponent && self.between_active(rules, to, them) {
-                        continue;
-                    }
-                    if !rules.ludii
-                        && rules.intervention == RefIntervention::Forbidden
-                        && self.between_active(rules, to, them)
-                    {
-                        continue;
-                    }
+            for from in sources {
+                for to in self.relocation_cells(rules, from) {
                     moves.push(Move::Relocate(from, to));
                 }
             }
@@ -328,6 +319,65 @@ impl Board {
             moves.push(Move::Pass);
         }
         moves
+    }
+
+    /// Whether the captured piece on `from` may be relocated to `to` as far as emptiness,
+    /// the throne rule, the chooser's restriction and the intervention rule go.
+    fn may_relocate_to(&self, rules: &RefRules, from: Hex, to: Hex) -> bool {
+        let man = self.get(from).expect("a captured piece");
+        let them = man.colour.other();
+        let is_queen = man.kind == Kind::Queen;
+        if !self.is_empty(to) {
+            return false;
+        }
+        if is_queen && rules.throne_forbidden && to == Hex::THRONE {
+            return false;
+        }
+        // The opponent chooses the queen's cell and may not put her between two of its
+        // own active pieces.
+        if is_queen && rules.queen_by_opponent && self.between_active(rules, to, them) {
+            return false;
+        }
+        !(!rules.ludii
+            && rules.intervention == RefIntervention::Forbidden
+            && self.between_active(rules, to, them))
+    }
+
+    /// Where the captured piece on `from` may go, by the `relocation` switch: the outer
+    /// ring (a guard) or anywhere (the queen); the first ring outward from its own, from
+    /// the next one, that has a cell it may go to; its side's start cells of its kind, or
+    /// the outer ring if it may go to none of them.
+    fn relocation_cells(&self, rules: &RefRules, from: Hex) -> Vec<Hex> {
+        let man = self.get(from).expect("a captured piece");
+        let allowed = |cells: Vec<Hex>| -> Vec<Hex> {
+            cells
+                .into_iter()
+                .filter(|&to| self.may_relocate_to(rules, from, to))
+                .collect()
+        };
+        match rules.relocation {
+            RefRelocation::OuterRing if man.kind == Kind::Queen => allowed(Hex::all()),
+            RefRelocation::OuterRing => allowed(Hex::ring_cycle(5)),
+            RefRelocation::NextRing => {
+                let mut ring = (from.ring() + 1).min(5);
+                loop {
+                    let cells = allowed(Hex::ring_cycle(ring));
+                    if !cells.is_empty() || ring == 5 {
+                        return cells;
+                    }
+                    ring += 1;
+                }
+            }
+            RefRelocation::StartCell => {
+                let home = allowed(start_cells(man.colour, man.kind));
+                if home.is_empty() {
+                    allowed(Hex::ring_cycle(5))
+                } else {
+                    home
+                }
+            }
+            RefRelocation::Removed => Vec::new(),
+        }
     }
 
     /// Plays a legal action; returns the cells whose pieces it captured (the arriving piece
@@ -403,41 +453,61 @@ impl Board {
             }
         }
         for &x in &victims {
-            let mut man = self.get(x).expect("victim");
-            man.captured = true;
-            self.set(x, Some(man));
+            self.take(rules, x);
         }
         if rules.intervention == RefIntervention::Suicide && self.between_active(rules, at, them) {
-            let mut man = self.get(at).expect("arrived piece");
-            man.captured = true;
-            self.set(at, Some(man));
+            self.take(rules, at);
             victims.push(at);
         }
         victims
     }
 
-    /// Whether `colour`'s six active guards fill ring 1: `Some(true)` with its active queen
-    /// on the throne (a win), `Some(false)` with its queen elsewhere (a loss).
-    pub fn formation(&self, colour: Colour) -> Option<bool> {
-        let ring1 = Hex::ring_cycle(1);
-        let closed = ring1.iter().all(|&h| {
-            self.get(h)
-                == Some(Man {
-                    colour,
-                    kind: Kind::Guard,
-                    captured: false,
-                })
-        });
-        if !closed {
-            return None;
+    /// A capture: the piece is marked captured, or leaves the board under `removed`.
+    fn take(&mut self, rules: &RefRules, x: Hex) {
+        if rules.relocation == RefRelocation::Removed {
+            self.set(x, None);
+        } else {
+            let mut man = self.get(x).expect("victim");
+            man.captured = true;
+            self.set(x, Some(man));
         }
-        Some(
-            self.get(Hex::THRONE)
-                == Some(Man {
-                    colour,
-                    kind: Kind::Queen,
-                    captured: false,
-                }),
-        )
+    }
+
+    /// Whether a side still has its queen, on the board or in hand.
+    pub fn has_queen(&self, colour: Colour) -> bool {
+        self.in_hand(colour, Kind::Queen) > 0
+            || self
+                .men()
+                .iter()
+                .any(|(_, m)| m.colour == colour && m.kind == Kind::Queen)
+    }
+
+    /// Whether `colour`'s six active guards fill ring 1: `Some(true)` with its active queen
+    /// on the throne (a win), `Some(false)` with its queen elsewhere (a loss). Under
+    /// `removed`, also `Some(true)` when its queen is on the throne and every guard it has
+    /// left stands on ring 1.
+    pub fn formation(&self, rules: &RefRules, colour: Colour) -> Option<bool> {
+        let ring1 = Hex::ring_cycle(1);
+        let guard = Man {
+            colour,
+            kind: Kind::Guard,
+            captured: false,
+        };
+        let queen_on_throne = self.get(Hex::THRONE)
+            == Some(Man {
+                colour,
+                kind: Kind::Queen,
+                captured: false,
+            });
+        if ring1.iter().all(|&h| self.get(h) == Some(guard)) {
+            return Some(queen_on_throne);
+        }
+        let guards_home = self
+            .men()
+            .iter()
+            .filter(|(_, m)| m.colour == colour && m.kind == Kind::Guard)
+            .all(|(h, _)| h.ring() == 1);
+        (rules.relocation == RefRelocation::Removed && queen_on_throne && guards_home)
+            .then_some(true)
     }
 }

@@ -1,7 +1,8 @@
 //! The rule switches of docs/rules.md section 8, as plain data for the reference.
 
 use agon_core::{
-    CaptureMode, Intervention, Opening, QueenRelocatedBy, RelocateThrone, Rules, TouchMove,
+    CaptureMode, Intervention, Opening, QueenRelocatedBy, RelocateThrone, Relocation, Rules,
+    TouchMove,
 };
 
 /// What happens when a piece arrives between two active enemy pieces.
@@ -13,6 +14,19 @@ pub enum RefIntervention {
     Suicide,
     /// Legal; nothing happens.
     Safe,
+}
+
+/// Where a captured piece goes (the `relocation` switch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefRelocation {
+    /// Guards to the outer ring, the queen anywhere.
+    OuterRing,
+    /// One ring outward from where it was captured.
+    NextRing,
+    /// Back to a start cell of its side and kind.
+    StartCell,
+    /// Off the board; losing the queen loses the game.
+    Removed,
 }
 
 /// A rule set, read once from the engine's public [`Rules`] getters.
@@ -28,6 +42,8 @@ pub struct RefRules {
     pub opposed: bool,
     /// `touch-move=on`.
     pub touch_move: bool,
+    /// `relocation`.
+    pub relocation: RefRelocation,
     /// `relocate-throne=forbidden`.
     pub throne_forbidden: bool,
     /// `queen-relocated-by=opponent`.
@@ -49,6 +65,7 @@ impl RefRules {
                 placement: false,
                 opposed: false,
                 touch_move: false,
+                relocation: RefRelocation::OuterRing,
                 throne_forbidden: false,
                 queen_by_opponent: false,
                 repetition: None,
@@ -65,6 +82,12 @@ impl RefRules {
             placement: rules.opening() != Opening::Standard,
             opposed: rules.opening() == Opening::PlacementOpposed,
             touch_move: rules.touch_move() == TouchMove::On,
+            relocation: match rules.relocation() {
+                Relocation::OuterRing => RefRelocation::OuterRing,
+                Relocation::NextRing => RefRelocation::NextRing,
+                Relocation::StartCell => RefRelocation::StartCell,
+                Relocation::Removed => RefRelocation::Removed,
+            },
             throne_forbidden: rules.relocate_throne() == RelocateThrone::Forbidden,
             queen_by_opponent: rules.queen_relocated_by() == QueenRelocatedBy::Opponent,
             repetition: rules.repetition().limit().map(usize::from),
