@@ -83,32 +83,7 @@ impl LegalActions {
                 }
                 Kind::Placement { kind, to }
             }
-            Phase::Relocation => {
-                let mine_captured = position.side_pieces(me) & position.captured();
-                let queen = mine_captured & position.pieces(me, PieceKind::Queen);
-                // The queen first; otherwise any captured guard, the owner's choice.
-                let (kind, from) = if queen.any() {
-                    (PieceKind::Queen, queen)
-                } else {
-                    (PieceKind::Guard, mine_captured)
-                };
-                let open = position.relocation_open_cells(kind);
-                let next_ring = rules.relocation() == Relocation::NextRing;
-                let to = if next_ring {
-                    open
-                } else {
-                    // One zone for every piece of `from`, whichever cell it stands on.
-                    let any = from
-                        .first()
-                        .expect("the relocation phase has a captured piece");
-                    open & position.relocation_zone(kind, any, open)
-                };
-                Kind::Relocation {
-                    from,
-                    to,
-                    next_ring,
-                }
-            }
+            Phase::Relocation => LegalActions::relocations(position),
             Phase::Normal => {
                 let targets = empty & !position.intervention_cells(me);
                 let active = position.active(me);
@@ -131,6 +106,37 @@ impl LegalActions {
             }
         };
         LegalActions { kind }
+    }
+
+    /// The relocations due in `position` (out of line: the rare phase stays out of the
+    /// hot path of normal play).
+    #[inline(never)]
+    fn relocations(position: &Position) -> Kind {
+        let me = position.to_move();
+        let mine_captured = position.side_pieces(me) & position.captured();
+        let queen = mine_captured & position.pieces(me, PieceKind::Queen);
+        // The queen first; otherwise any captured guard, the owner's choice.
+        let (kind, from) = if queen.any() {
+            (PieceKind::Queen, queen)
+        } else {
+            (PieceKind::Guard, mine_captured)
+        };
+        let open = position.relocation_open_cells(kind);
+        let next_ring = position.rules().relocation() == Relocation::NextRing;
+        let to = if next_ring {
+            open
+        } else {
+            // One zone for every piece of `from`, whichever cell it stands on.
+            let any = from
+                .first()
+                .expect("the relocation phase has a captured piece");
+            open & position.relocation_zone(kind, any, open)
+        };
+        Kind::Relocation {
+            from,
+            to,
+            next_ring,
+        }
     }
 
     /// Whether the rules would force a pass if nothing else were legal.

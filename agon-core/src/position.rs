@@ -442,22 +442,38 @@ impl Position {
     /// The formation of `side`: whether its six active guards close ring 1, with or without
     /// its active queen on the throne. Under `relocation=removed` a side wins with fewer
     /// guards too: its queen on the throne and every guard it still has on ring 1.
+    #[inline]
     pub fn formation(&self, side: Side) -> Formation {
+        if self.rules.relocation() == Relocation::Removed {
+            self.formation_with_guards_left(side)
+        } else {
+            self.formation_of_six(side)
+        }
+    }
+
+    /// The formation with six active guards (every value of `relocation` but `removed`,
+    /// where it is also the six-guards loss).
+    #[inline]
+    fn formation_of_six(&self, side: Side) -> Formation {
         let guards = self.active(side) & !self.queens;
-        let on_throne = || (self.active(side) & self.queens & Bitboard::THRONE).any();
-        if guards & Bitboard::RING1 == Bitboard::RING1 {
-            if on_throne() {
-                Formation::Won
-            } else {
-                Formation::SixGuards
-            }
-        } else if self.rules.relocation() == Relocation::Removed
-            && (guards & !Bitboard::RING1).is_empty()
-            && on_throne()
-        {
+        if guards & Bitboard::RING1 != Bitboard::RING1 {
+            Formation::None
+        } else if (self.active(side) & self.queens & Bitboard::THRONE).any() {
             Formation::Won
         } else {
-            Formation::None
+            Formation::SixGuards
+        }
+    }
+
+    /// The formation under `relocation=removed`: the queen on the throne with every guard
+    /// left on ring 1 wins; six guards on ring 1 without her lose.
+    fn formation_with_guards_left(&self, side: Side) -> Formation {
+        let guards = self.active(side) & !self.queens;
+        let on_throne = (self.active(side) & self.queens & Bitboard::THRONE).any();
+        if on_throne && (guards & !Bitboard::RING1).is_empty() {
+            Formation::Won
+        } else {
+            self.formation_of_six(side)
         }
     }
 
@@ -492,28 +508,60 @@ impl Position {
         mover: Side,
         repeated: impl FnOnce() -> bool,
     ) -> Option<Outcome> {
-        let removed = self.rules.relocation() == Relocation::Removed;
-        let (result, termination) = match self.formation(mover) {
-            _ if removed && !self.has_queen(!mover) => {
-                (GameResult::win_for(mover), Termination::QueenCaptured)
-            }
-            _ if removed && !self.has_queen(mover) => {
-                (GameResult::win_for(!mover), Termination::QueenCaptured)
-            }
-            Formation::Won => (GameResult::win_for(mover), Termination::Formation),
-            Formation::SixGuards => (GameResult::win_for(!mover), Termination::SixGuards),
-            Formation::None if removed && self.formation(!mover) == Formation::Won => {
-                (GameResult::win_for(!mover), Termination::Formation)
-            }
-            Formation::None if repeated() => (GameResult::Draw, Termination::Repetition),
-            Formation::None if self.rules.forced_pass() && self.passes >= 2 => {
+        let decided = if self.rules.relocation() == Relocation::Removed {
+            self.outcome_with_pieces_removed(mover)
+        } else {
+            Position::formation_outcome(mover, self.formation_of_six(mover))
+        };
+        let (result, termination) = match decided {
+            Some(outcome) => return Some(outcome),
+            None if repeated() => (GameResult::Draw, Termination::Repetition),
+            None if self.rules.forced_pass() && self.passes >= 2 => {
                 (GameResult::Draw, Termination::DoublePass)
             }
+            None => return None,
+        };
+        Some(Outcome {
+            result,
+            termination,
+        })
+    }
+
+    /// What `mover`'s formation decides: a win, a loss by six guards, or nothing.
+    #[inline]
+    fn formation_outcome(mover: Side, formation: Formation) -> Option<Outcome> {
+        let (result, termination) = match formation {
+            Formation::Won => (GameResult::win_for(mover), Termination::Formation),
+            Formation::SixGuards => (GameResult::win_for(!mover), Termination::SixGuards),
             Formation::None => return None,
         };
         Some(Outcome {
             result,
             termination,
+        })
+    }
+
+    /// The ends that the board decides under `relocation=removed`, in order: a lost queen
+    /// (the mover's captures first), the mover's formation, the other side's formation.
+    fn outcome_with_pieces_removed(&self, mover: Side) -> Option<Outcome> {
+        let lost_queen = if !self.has_queen(!mover) {
+            Some(GameResult::win_for(mover))
+        } else if !self.has_queen(mover) {
+            Some(GameResult::win_for(!mover))
+        } else {
+            None
+        };
+        if let Some(result) = lost_queen {
+            return Some(Outcome {
+                result,
+                termination: Termination::QueenCaptured,
+            });
+        }
+        Position::formation_outcome(mover, self.formation_with_guards_left(mover)).or_else(|| {
+            (self.formation_with_guards_left(!mover) == Formation::Won).then(|| Outcome {
+                result: GameResult::win_for(!mover),
+                termination: Termination::Formation,
+            })
         })
     }
 
