@@ -21,7 +21,12 @@ pub fn turn_line(game: &Game) -> String {
     let side = position.to_move();
     let count = position.legal().count();
     let actions = if count == 1 {
-        "1 legal action".to_string()
+        // A forced action (such as a relocation to the only free start cell) is still
+        // typed and recorded: offer it.
+        match position.legal().to_vec().first() {
+            Some(only) => format!("1 legal action, {only}"),
+            None => "1 legal action".to_string(),
+        }
     } else {
         format!("{count} legal actions")
     };

@@ -375,9 +375,20 @@ pub struct InHandJson {
     pub black: HandJson,
 }
 
+/// Pieces of each side taken off the board for good (`relocation=removed`), in
+/// [`PositionJson`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemovedJson {
+    /// White's pieces removed from play.
+    pub white: u8,
+    /// Black's pieces removed from play.
+    pub black: u8,
+}
+
 /// The JSON form of a position: the position string and the rules, plus the same content
 /// spelled out for `jq` (`to_move`, `phase`, `pieces` in (file, rank) order, `in_hand`,
-/// `passes`). On input, `notation` and `rules` are required; every other field is optional
+/// `removed`, `passes`). On input, `notation` and `rules` are required; every other field is optional
 /// and, when present, must agree with the notation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PositionJson {
@@ -393,6 +404,8 @@ pub struct PositionJson {
     pub pieces: Vec<PieceJson>,
     /// Pieces still in hand (placement openings).
     pub in_hand: InHandJson,
+    /// Pieces each side has lost for good (only under `relocation=removed`; 0 otherwise).
+    pub removed: RemovedJson,
     /// Consecutive passes just played (only `ludii` reads it).
     pub passes: u8,
 }
@@ -433,6 +446,10 @@ impl PositionJson {
                 white: hand(Side::White),
                 black: hand(Side::Black),
             },
+            removed: RemovedJson {
+                white: position.removed_count(Side::White),
+                black: position.removed_count(Side::Black),
+            },
             passes: if position.rules().forced_pass() {
                 position.passes()
             } else {
@@ -456,6 +473,7 @@ struct PositionInput {
     phase: Option<String>,
     pieces: Option<Vec<PieceJson>>,
     in_hand: Option<InHandJson>,
+    removed: Option<RemovedJson>,
     passes: Option<u8>,
 }
 
@@ -479,6 +497,9 @@ impl<'de> Deserialize<'de> for PositionJson {
         }
         if input.in_hand.is_some_and(|v| v != json.in_hand) {
             return Err(disagree("in_hand"));
+        }
+        if input.removed.is_some_and(|v| v != json.removed) {
+            return Err(disagree("removed"));
         }
         if input.passes.is_some_and(|v| v != json.passes) {
             return Err(disagree("passes"));
@@ -556,5 +577,30 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("the field `to_move` disagrees"));
+    }
+
+    #[test]
+    fn position_json_counts_the_pieces_removed_from_play() {
+        let rules: Rules = "relocation=removed".parse().unwrap();
+        let mut game = Game::new(rules);
+        for action in ["a5-b6", "b7-c7", "d9-d8"] {
+            game.play(action.parse().unwrap()).unwrap();
+        }
+        let json = serde_json::to_string(&PositionJson::from_position(game.position())).unwrap();
+        assert!(
+            json.contains(r#""removed":{"white":0,"black":1},"passes":0}"#),
+            "{json}"
+        );
+        let notation = format_position(game.position());
+        let claim = |white, black| {
+            serde_json::from_str::<PositionJson>(&format!(
+                r#"{{"notation":"{notation}","rules":"relocation=removed","removed":{{"white":{white},"black":{black}}}}}"#
+            ))
+        };
+        assert!(claim(0, 1).is_ok());
+        assert!(claim(1, 0)
+            .unwrap_err()
+            .to_string()
+            .starts_with("the field `removed` disagrees"));
     }
 }

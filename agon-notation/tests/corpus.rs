@@ -51,7 +51,7 @@ fn valid_records_read_replay_and_round_trip() {
             games += 1;
         }
     }
-    assert_eq!(games, 4 + 1 + 11 + 5 + 2);
+    assert_eq!(games, 4 + 1 + 11 + 5 + 2 + 6);
 }
 
 #[test]
@@ -126,6 +126,7 @@ fn invalid_records_fail_with_the_expected_errors() {
                 "after-end illegal.agn:16:68: game 5, ply 9 (move 5, White): h9-g10 comes after the end of the game: the rules ended it after ply 8 by repetition (1/2-1/2)",
                 "illegal illegal.agn:21:23: game 6, ply 4 (move 2, Black): b7-b6 is not legal: the placement opening is not finished: Black must place its guard (like `G@a1`)",
                 "illegal illegal.agn:24:4: game 7, ply 1 (move 1, White): pass is not legal: passing is only allowed with touch-move=on, on a turn with no relocation due",
+                "illegal illegal.agn:28:28: game 8, ply 4 (move 2, Black): k7-i8 is not legal: a relocation is due: Black's captured guard on c7 must be relocated first",
                 "ok",
             ],
         ),
@@ -136,11 +137,12 @@ fn invalid_records_fail_with_the_expected_errors() {
                 "result results.agn:10:10: game 2: the result token 1-0 does not match the Result tag \"0-1\"",
                 "result results.agn:13:10: game 3: the rules have not ended the game after ply 1, so the result 0-1 needs [Termination \"resignation\"] or [Termination \"time-forfeit\"] (or the result `*`)",
                 "result results.agn:18:10: game 4: a game stopped by resignation ends 1-0 or 0-1, not 1/2-1/2",
-                "termination results.agn:21:15: game 5: the Termination tag: `checkmate` is not a termination; expected one of formation, six-guards, no-moves, repetition, double-pass, move-limit, resignation, time-forfeit, agreement, illegal-move, crash, timeout, adjudication",
+                "termination results.agn:21:15: game 5: the Termination tag: `checkmate` is not a termination; expected one of formation, six-guards, queen-captured, no-moves, repetition, double-pass, move-limit, resignation, time-forfeit, agreement, illegal-move, crash, timeout, adjudication",
                 "termination results.agn:26:15: game 6: the Termination tag says `formation`, but the rules have not ended the game after ply 1",
                 "result results.agn:31:10: game 7: the Result tag: `1-1` is not a result; expected 1-0, 0-1, 1/2-1/2 or *",
                 "termination results.agn:36:15: game 8: the rules ended the game after ply 8 by repetition (drawn), but the Termination tag says `agreement`",
                 "termination results.agn:41:15: game 9: the Termination tag says `agreement`, but the result is `*` (unfinished)",
+                "result results.agn:49:13: game 10: the rules ended the game after ply 1 by queen-captured (White wins), so the result must be 1-0, not *",
             ],
         ),
         (

@@ -288,3 +288,78 @@ fn impossible_positions_are_refused_with_every_reason() {
         }
     }
 }
+
+/// The `relocation` switch on the command line: perft of each value (docs/rules.md
+/// section 8), refused combinations as usage errors with the reason, and `show` under
+/// `removed`, where captured pieces leave the board and are counted instead.
+#[test]
+fn the_relocation_switch_from_the_command_line() {
+    for (variant, nodes) in [
+        ("relocation=next-ring", "466199"),
+        ("relocation=start-cell", "463511"),
+        ("relocation=removed", "467265"),
+    ] {
+        let run = agon(&["perft", "--variant", variant, "4"]).ok();
+        assert_eq!(run.lines().last(), Some(&nodes), "{variant}");
+    }
+    let refused = agon(&[
+        "perft",
+        "--variant",
+        "relocation=removed,queen-relocated-by=opponent",
+        "1",
+    ])
+    .code(2);
+    assert!(
+        refused.stderr.contains(
+            "`relocation=removed` cannot be combined with `queen-relocated-by=opponent`: \
+             captured pieces leave the board there"
+        ),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(refused.stdout, "");
+
+    let moves = "a5-b6 b7-c7 d9-d8";
+    let run = agon(&[
+        "show",
+        "--ascii",
+        "--variant",
+        "relocation=removed",
+        "--moves",
+        moves,
+    ])
+    .ok();
+    assert!(run
+        .stdout
+        .contains("Last action: ply 3, White d9-d8, capturing c7"));
+    assert!(
+        run.stdout.contains("Removed from play: White 0; Black 1"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("Captured:"), "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("(g)"),
+        "no captured piece stays on the board"
+    );
+    let json = &agon(&[
+        "show",
+        "--json",
+        "--variant",
+        "relocation=removed",
+        "--moves",
+        moves,
+    ])
+    .ok()
+    .json_lines()[0];
+    assert_eq!(json["removed"]["black"], 1);
+    assert_eq!(json["removed"]["white"], 0);
+    assert_eq!(json["pieces"].as_array().unwrap().len(), 13);
+    assert_eq!(json["phase"], "normal");
+    // Other rules count nothing removed.
+    let standard = &agon(&["show", "--json", "--moves", moves])
+        .ok()
+        .json_lines()[0];
+    assert_eq!(standard["removed"]["black"], 0);
+    assert_eq!(standard["phase"], "relocation");
+}

@@ -169,3 +169,35 @@ fn moves_are_numbered_as_in_records_when_black_starts() {
         ]
     );
 }
+
+/// `relocation=start-cell`: a relocation with one legal destination is still an action the
+/// player types (docs/rules.md section 8, R8); the board offers it, and leaving it out is
+/// refused.
+#[test]
+fn a_forced_relocation_is_offered_and_typed() {
+    let opening = "a5-b6\nb7-c7\nd9-d8\n";
+    let args = [
+        "play",
+        "--variant",
+        "relocation=start-cell",
+        "--show-board",
+        "--ascii",
+    ];
+    let run = agon_with_stdin(&args, &format!("{opening}c7@b7\n")).ok();
+    assert!(
+        run.stdout
+            .contains("Black must relocate its captured guard (c7@CELL): 1 legal action, c7@b7"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("2... Black c7@b7"), "{}", run.stdout);
+    let skipped = agon_with_stdin(&args, &format!("{opening}k7-i8\n")).code(2);
+    assert!(
+        skipped.stderr.contains(
+            "line 4: k7-i8 is not legal: a relocation is due: Black's captured guard on c7 \
+             must be relocated first"
+        ),
+        "{}",
+        skipped.stderr
+    );
+}
