@@ -402,7 +402,8 @@ mod tests {
     fn every_group_row_has_every_column() {
         let columns = summary_columns();
         assert_eq!(columns[8], "white_formation");
-        assert_eq!(columns[16], "draw_move_limit");
+        assert_eq!(columns[10], "white_queen_captured");
+        assert_eq!(columns[18], "draw_move_limit");
         let experiment = Experiment {
             kind: Kind::Run,
             variants: vec!["standard".into()],

@@ -39,12 +39,14 @@ pub const ALPHA: f64 = 0.05;
 pub const POWER: f64 = 0.8;
 
 /// Every (result, termination) combination that self-play can produce, in report order.
-pub const OUTCOME_KINDS: [(GameResult, Termination); 12] = [
+pub const OUTCOME_KINDS: [(GameResult, Termination); 14] = [
     (GameResult::WhiteWins, Termination::Formation),
     (GameResult::WhiteWins, Termination::SixGuards),
+    (GameResult::WhiteWins, Termination::QueenCaptured),
     (GameResult::WhiteWins, Termination::NoMoves),
     (GameResult::BlackWins, Termination::Formation),
     (GameResult::BlackWins, Termination::SixGuards),
+    (GameResult::BlackWins, Termination::QueenCaptured),
     (GameResult::BlackWins, Termination::NoMoves),
     (GameResult::Draw, Termination::Repetition),
     (GameResult::Draw, Termination::DoublePass),
