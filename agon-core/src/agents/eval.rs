@@ -9,9 +9,13 @@
 //! - **progress**: the ring of the queen and of every active guard (inner is better);
 //! - **formation**: with the queen on the throne, a bonus growing with the guards already
 //!   on ring 1; enemy pieces on ring 1 and an enemy queen on the throne block it;
-//! - **pending relocations**: a captured guard goes back to the outer ring; a captured queen
-//!   is worth the best cell her chooser would give her (the throne, if her owner chooses
-//!   and may put her there);
+//! - **pending relocations**: a captured guard is worth the ring it will be relocated to
+//!   (the outer ring, its start cell; one ring out under `relocation=next-ring`, which
+//!   makes a capture there cheap); a captured queen is worth the best cell her chooser
+//!   would give her (the throne, if her owner chooses and may put her there);
+//! - **pieces removed** (`relocation=removed`): each guard lost for good costs its side;
+//!   a capture of the queen ends the game, so a threat to her is worth a great deal, and
+//!   the formation counts the guards still outside ring 1 rather than those on it;
 //! - **capture threats**: the side to move gains if it can capture now (more for the
 //!   queen); the other side's threats count less (they can be parried);
 //! - **mobility**: the cells of rings 1-3 each side's guards can step to;
@@ -23,7 +27,8 @@
 
 use super::features::{self, RINGS};
 use crate::{
-    Bitboard, Cell, Phase, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Side, TouchMove,
+    Bitboard, Cell, Phase, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Relocation, Side,
+    TouchMove,
 };
 
 /// The weights of the evaluation terms.
@@ -45,6 +50,11 @@ pub(crate) struct Weights {
     pub captured_guard: i32,
     /// A captured queen's tempo loss (on top of the value of the cell she will get).
     pub captured_queen: i32,
+    /// Each guard a side has lost for good (`relocation=removed`).
+    pub removed_guard: i32,
+    /// What losing the queen costs under `relocation=removed`, where it loses the game:
+    /// the value of a threat to her.
+    pub queen_lost: i32,
     /// The side to move can capture now: this percentage of what its best capture takes.
     pub threat_to_move: i32,
     /// The side not to move threatens a capture: this percentage of what it would take.
@@ -59,7 +69,7 @@ impl Weights {
     /// The names [`Weights::slot`] knows.
     const NAMES: &'static str = "queen_ring.0-5, guard_ring.1-5, formation.0-6, \
         guard_ring1_throne_lost, enemy_on_ring1, captured_guard, captured_queen, \
-        threat_to_move, threat_waiting, mobility, tempo";
+        removed_guard, queen_lost, threat_to_move, threat_waiting, mobility, tempo";
 
     /// The weight called `name`.
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -76,6 +86,8 @@ impl Weights {
             ("enemy_on_ring1", None) => Some(&mut self.enemy_on_ring1),
             ("captured_guard", None) => Some(&mut self.captured_guard),
             ("captured_queen", None) => Some(&mut self.captured_queen),
+            ("removed_guard", None) => Some(&mut self.removed_guard),
+            ("queen_lost", None) => Some(&mut self.queen_lost),
             ("threat_to_move", None) => Some(&mut self.threat_to_move),
             ("threat_waiting", None) => Some(&mut self.threat_waiting),
             ("mobility", None) => Some(&mut self.mobility),
@@ -95,6 +107,8 @@ impl Default for Weights {
             enemy_on_ring1: -30,
             captured_guard: -30,
             captured_queen: -40,
+            removed_guard: -300,
+            queen_lost: 1000,
             threat_to_move: 90,
             threat_waiting: 50,
             mobility: 16,
@@ -392,6 +406,7 @@ impl Evaluator {
         if may_be_stuck && !pos.rules().forced_pass() && !pos.legal().any() {
             return false;
         }
+        let removed = pos.rules().relocation() == Relocation::Removed;
         for side in Side::BOTH {
             let s = side.index();
             let foe = !side;
@@ -408,7 +423,14 @@ impl Evaluator {
             if let Some(q) = queen.first() {
                 progress += w.queen_ring[q.ring() as usize];
                 if q.ring() == 0 {
-                    formation += w.formation[ring1];
+                    // The formation's progress: the guards on ring 1, or under removed the
+                    // guards still to bring in (fewer guards need fewer cells).
+                    let done = if removed {
+                        6 - (guards & !RINGS[1]).count() as usize
+                    } else {
+                        ring1
+                    };
+                    formation += w.formation[done];
                 }
             } else if let Some(at) = pos.queen(side) {
                 relocations += self.captured_queen_value(pos, side, at);
@@ -418,7 +440,12 @@ impl Evaluator {
             }
             formation += w.enemy_on_ring1 * (pos.active(foe) & Bitboard::RING1).count() as i32;
             let captured_guards = pos.pieces(side, PieceKind::Guard) & pos.captured();
-            relocations += w.captured_guard * captured_guards.count() as i32;
+            for at in captured_guards {
+                relocations += w.captured_guard + w.guard_ring[relocation_ring(pos, at)];
+            }
+            if removed {
+                relocations += w.removed_guard * i32::from(pos.removed_count(side));
+            }
             tally.add(side, EvalTerm::Progress, progress);
             tally.add(side, EvalTerm::Formation, formation);
             tally.add(side, EvalTerm::Relocations, relocations);
@@ -463,8 +490,17 @@ impl Evaluator {
         let mut best = 0;
         for victim in victims {
             let piece = pos.piece_at(victim).expect("a victim is a piece");
+            let removed = pos.rules().relocation() == Relocation::Removed;
             let loss = match piece.kind {
-                PieceKind::Guard => w.guard_ring[victim.ring() as usize] - w.captured_guard,
+                PieceKind::Guard if removed => {
+                    w.guard_ring[victim.ring() as usize] - w.removed_guard
+                }
+                PieceKind::Guard => {
+                    w.guard_ring[victim.ring() as usize]
+                        - w.captured_guard
+                        - w.guard_ring[relocation_ring(pos, victim)]
+                }
+                PieceKind::Queen if removed => w.queen_lost,
                 PieceKind::Queen => {
                     w.queen_ring[victim.ring() as usize]
                         - self.captured_queen_value(pos, piece.side, victim)
@@ -480,6 +516,10 @@ impl Evaluator {
     fn captured_queen_value(&self, pos: &Position, side: Side, at: Cell) -> i32 {
         let w = &self.weights;
         let rules = pos.rules();
+        if rules.relocation() != Relocation::OuterRing {
+            // One ring out, or her start cell (on the outer ring), whoever chooses.
+            return w.queen_ring[relocation_ring(pos, at)] + w.captured_queen;
+        }
         if rules.queen_relocated_by() == QueenRelocatedBy::Opponent {
             return w.queen_ring[5] + w.captured_queen;
         }
@@ -499,9 +539,28 @@ impl Evaluator {
     }
 }
 
-/// Cells a relocation of the side to move may go to (an over-approximation for guards:
-/// the outer ring).
+/// The ring a piece captured on `at` is relocated to, for valuing it: one ring out under
+/// `next-ring` (ignoring the rare fallback further out), the outer ring otherwise (a
+/// guard's outer-ring cell or start cell, a queen's start cell; a queen relocated by her
+/// owner under `outer-ring` is valued apart).
+fn relocation_ring(pos: &Position, at: Cell) -> usize {
+    match pos.rules().relocation() {
+        Relocation::NextRing => (at.ring() as usize + 1).min(5),
+        _ => 5,
+    }
+}
+
+/// Cells a relocation of the side to move may go to (an over-approximation for guards
+/// under `outer-ring`: the outer ring; the exact destinations under the other values).
 fn relocation_targets(pos: &Position, side: Side) -> Bitboard {
+    if pos.rules().relocation() != Relocation::OuterRing {
+        let due = pos.side_pieces(side) & pos.captured();
+        let queen = due & pos.pieces(side, PieceKind::Queen);
+        let movers = if queen.any() { queen } else { due };
+        return movers.into_iter().fold(Bitboard::EMPTY, |to, from| {
+            to | pos.relocation_destinations(from)
+        });
+    }
     // The steps' cells even under `ludii`, whose relocations ignore intervention: an
     // approximation the tuned weights were measured with.
     let mut open = pos.empty_cells() & !pos.intervention_cells(side);
@@ -543,6 +602,105 @@ mod tests {
                 "{pos}"
             );
         }
+    }
+
+    /// A position under `rules` (`Qf6 Gd5 Ge4x` lists, as docs/rules.md writes them).
+    fn setup(rules: &str, to_move: Side, white: &str, black: &str) -> Position {
+        let setup = crate::Setup::empty()
+            .with_to_move(to_move)
+            .with_pieces(Side::White, white)
+            .and_then(|s| s.with_pieces(Side::Black, black))
+            .expect("a valid piece list");
+        Position::from_setup(setup, rules.parse().expect("a rule set")).expect("a position")
+    }
+
+    fn score(pos: &Position) -> i32 {
+        match Evaluator::new(0, 0).white(pos) {
+            Verdict::Score(s) => s,
+            Verdict::NoMoves => panic!("{pos} has moves"),
+        }
+    }
+
+    /// Black's guard captured on d5 (ring 2) goes to ring 3 under `next-ring` and to the
+    /// outer ring under `outer-ring` and `start-cell`: the capture costs Black less under
+    /// `next-ring`, by the ring values in between. (Threats apart: they differ with the
+    /// relocation's destinations.)
+    #[test]
+    fn a_capture_is_cheap_under_next_ring() {
+        let e = Evaluator {
+            weights: Weights {
+                threat_to_move: 0,
+                threat_waiting: 0,
+                ..Weights::default()
+            },
+            noise: 0,
+            salt: 0,
+        };
+        let white = "Qf1 Gd4 Gd6 Gc4 Gc6 Gi7 Gk6";
+        let black = "Qf11 Gd5x Gb7 Gk2 Gk3 Gk4 Gk5";
+        let score = |rules| match e.white(&setup(rules, Side::Black, white, black)) {
+            Verdict::Score(s) => s,
+            Verdict::NoMoves => panic!("Black can relocate"),
+        };
+        let w = Weights::default();
+        let outer = score("standard");
+        assert_eq!(
+            outer - score("relocation=next-ring"),
+            w.guard_ring[3] - w.guard_ring[5]
+        );
+        assert_eq!(score("relocation=start-cell"), outer);
+    }
+
+    /// Under `removed` a threat to the enemy queen is a threat to win; a guard lost for good
+    /// costs its side.
+    #[test]
+    fn under_removed_a_queen_threat_and_a_lost_guard_weigh_heavily() {
+        // White to move can capture Black's queen on f6 with f8-f7.
+        let white = "Qf1 Gf5 Gf8 Gd5 Gk1 Gk2 Gk3";
+        let black = "Qf6 Ge5 Gk7 Gb7 Gb6 Gb5 Gl5";
+        let standard = score(&setup("standard", Side::White, white, black));
+        let removed = score(&setup("relocation=removed", Side::White, white, black));
+        let w = Weights::default();
+        assert!(
+            removed - standard >= w.queen_lost * w.threat_to_move / 100 / 2,
+            "removed {removed} vs standard {standard}"
+        );
+        // The same material but for a Black guard gone: White gains what it costs.
+        let fewer = score(&setup(
+            "relocation=removed",
+            Side::White,
+            white,
+            "Qf6 Ge5 Gk7 Gb7 Gb6 Gb5",
+        ));
+        assert!(
+            fewer - removed >= -w.removed_guard / 2,
+            "{fewer} vs {removed}"
+        );
+    }
+
+    /// Under `removed` the formation counts the guards still to bring in: a queen on the
+    /// throne with her only guard on ring 1 but one is done, and one outside is not.
+    #[test]
+    fn under_removed_the_formation_counts_the_guards_left_outside() {
+        let black = "Qf11 Gb7 Gb6";
+        let inside = score(&setup(
+            "relocation=removed",
+            Side::Black,
+            "Qf6 Ge5 Gk1",
+            black,
+        ));
+        let outside = score(&setup(
+            "relocation=removed",
+            Side::Black,
+            "Qf6 Gd4 Gk1",
+            black,
+        ));
+        let w = Weights::default();
+        let ring_gain = w.guard_ring[1] - w.guard_ring[2];
+        assert!(
+            inside - outside > ring_gain,
+            "the formation's progress counts: {inside} vs {outside}"
+        );
     }
 
     #[test]
