@@ -32,6 +32,10 @@ rm -rf "$out"
 pct='def pct: (. * 1000 | round) / 10 | tostring + "%";
      def iv: "[" + (.low * 1000 | round / 10 | tostring) + ", "
                  + (.high * 1000 | round / 10 | tostring) + "]";
+     def terminations: [.by_termination[] | select(.result != "1/2-1/2")] as $won
+         | [("formation", "queen-captured", "no-moves") as $t
+            | [$won[] | select(.termination == $t) | .games] | add // 0 | tostring]
+         | join(" / ");
      def name: if .variant == "standard" then "`outer-ring` (standard)"
                else "`" + (.variant | sub("relocation="; "")) + "`" end;'
 block=$(
@@ -44,22 +48,19 @@ block=$(
     echo '| value | alpha-beta depth 4 score against random [95%] | games | decisive games by formation / queen captured / no moves |'
     echo '| --- | --- | --- | --- |'
     jq -r "$pct"'
-        .groups[] | . as $g
-        | ([.by_termination[] | select(.result != "1/2-1/2")]) as $won
-        | "| \(name) | \(.first_agent.score | pct) \(.first_agent.interval | iv) | \(.games) | "
-          + ([("formation", "queen-captured", "no-moves") as $t
-              | [$won[] | select(.termination == $t) | .games] | add // 0 | tostring]
-             | join(" / ")) + " |"' "$out/strength/summary.json"
+        .groups[]
+        | "| \(name) | \(.first_agent.score | pct) \(.first_agent.interval | iv) | \(.games) | \(terminations) |"' \
+        "$out/strength/summary.json"
     echo
     echo '```sh'
     echo "agon-selfplay ${selfplay[*]}"
     echo '```'
     echo
-    echo '| value | White score [95% pentanomial] | rule draws [95% Wilson] | decisive [95%] | stopped at 1000 plies | mean length (plies) | median | captures/game |'
-    echo '| --- | --- | --- | --- | --- | --- | --- | --- |'
+    echo '| value | White score [95% pentanomial] | rule draws [95% Wilson] | decisive [95%] | decisive by formation / queen captured / no moves | stopped at 1000 plies | mean length (plies) | median | captures/game |'
+    echo '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'
     jq -r "$pct"'
         .groups[]
-        | "| \(name) | \(.pairs.white_score | pct) \(.pairs.interval | iv) | \(.draw_rate.rate | pct) \(.draw_rate.interval | iv) | \(.decisive_rate.rate | pct) \(.decisive_rate.interval | iv) | \(.undecided_rate.rate | pct) | \(.length.mean * 10 | round / 10) | \(.length.median) | \(.captures_per_game.value * 100 | round / 100) |"' \
+        | "| \(name) | \(.pairs.white_score | pct) \(.pairs.interval | iv) | \(.draw_rate.rate | pct) \(.draw_rate.interval | iv) | \(.decisive_rate.rate | pct) \(.decisive_rate.interval | iv) | \(terminations) | \(.undecided_rate.rate | pct) | \(.length.mean * 10 | round / 10) | \(.length.median) | \(.captures_per_game.value * 100 | round / 100) |"' \
         "$out/selfplay/summary.json"
 )
 begin='<!-- relocation-experiment:begin -->'
