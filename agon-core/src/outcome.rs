@@ -137,7 +137,7 @@ pub enum Termination {
 
 impl Termination {
     /// Every termination, in a stable order.
-    pub const ALL: [Termination; 13] = [
+    pub const ALL: [Termination; 14] = [
         Termination::Formation,
         Termination::SixGuards,
         Termination::QueenCaptured,
