@@ -178,6 +178,7 @@ impl Settings {
             seed: Some(experiment.seed),
             draw_adjudication: experiment.adjudication.draw.map(|r| r.to_string()),
             resign_adjudication: experiment.adjudication.resign.map(|r| r.to_string()),
+            sprt: experiment.sprt.map(|s| s.to_string()),
             stored_openings: experiment.openings.clone(),
             ..Settings::default()
         }

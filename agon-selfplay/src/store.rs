@@ -147,6 +147,12 @@ impl Manifest {
             rule(a.adjudication.resign.map(|r| r.to_string())),
             rule(b.adjudication.resign.map(|r| r.to_string())),
         );
+        differ(
+            &mut out,
+            "--sprt",
+            rule(a.sprt.map(|s| s.to_string())),
+            rule(b.sprt.map(|s| s.to_string())),
+        );
         if a.openings != b.openings {
             let suite = |e: &Experiment| match &e.openings {
                 Some(s) => format!(

@@ -83,6 +83,33 @@ fn run(out: &Path, extra: &[&str]) -> String {
 
 const SPRT: [&str; 2] = ["--sprt", "elo0=0,elo1=50"];
 
+/// A resume keeps the stored SPRT, and another one given on the command line is refused
+/// by name (it was silently ignored).
+#[test]
+fn resume_keeps_the_stored_sprt_and_refuses_another() {
+    let dir = scratch("sprt-resume-other");
+    let out = dir.join("out");
+    let out_arg = out.to_str().unwrap();
+    run(&out, &SPRT);
+    selfplay(&["run", "--resume", "--out", out_arg]).ok();
+    let other = selfplay(&[
+        "run",
+        "--resume",
+        "--sprt",
+        "elo0=0,elo1=20",
+        "--out",
+        out_arg,
+    ])
+    .code(2);
+    assert!(
+        other
+            .stderr
+            .contains("--sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 (the run has elo0=0,elo1=50,alpha=0.05,beta=0.05)"),
+        "{}",
+        other.stderr
+    );
+}
+
 #[test]
 fn resume_and_merge_reach_the_same_decision() {
     let dir = scratch("sprt-resume-merge");
