@@ -38,7 +38,7 @@ pub fn pending_body(section: &str) -> String {
     format!("{PENDING_START}`cargo xtask docs --only {section}` writes this block.*\n")
 }
 
-/// Whether a block holds only the line of [`pending_body`].
+/// Whether a block holds only a pending line (one that starts with [`PENDING_START`]).
 pub fn is_pending(block: &Block) -> bool {
     let mut lines = block.body.lines().filter(|l| !l.trim().is_empty());
     matches!(

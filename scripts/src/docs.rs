@@ -329,7 +329,7 @@ fn documents() -> BTreeMap<&'static str, Vec<&'static str>> {
 
 /// Checks one document (at `path`, known as `doc` in the registry): exactly the blocks the
 /// sections own, and those named in `bodies` well formed or still pending
-/// ([`blocks::pending_body`]). Returns the pending ones, as `PATH:LINE: block NAME`.
+/// (see [`blocks::PENDING_START`]). Returns the pending ones, as `PATH:LINE: block NAME`.
 fn check_document(path: &Path, doc: &str, bodies: &[&str]) -> Result<Vec<String>> {
     let mut pending = Vec::new();
     let text = read(path)?;

@@ -322,7 +322,7 @@ fn draw_card<DB: DrawingBackend>(
     marker(root, &scores, score, y, 9)
 }
 
-/// A rule set's card chart (see [`draw_card`]).
+/// A rule set's card chart, as SVG text.
 pub fn card_svg(group: &GroupSummary) -> Result<String> {
     super::register_fonts()?;
     svg_text(CARD, |root| draw_card(root, group))
