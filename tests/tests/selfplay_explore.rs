@@ -547,3 +547,54 @@ fn explorations_and_their_shards_lock_their_directories() {
     play_shard(&out, "0", "1/2");
     selfplay(&["explore", "--out", out.to_str().unwrap(), "--merge"]).ok();
 }
+
+/// The relocation switch's four values race like any other switch (one card each, the
+/// standard rules named `standard`), and `relocation=removed` games end decisively.
+#[test]
+fn the_relocation_values_are_explored() {
+    let dir = scratch("explore-relocation");
+    let out = dir.join("out");
+    selfplay(&[
+        "explore",
+        "--switch",
+        "relocation=outer-ring,next-ring,start-cell,removed",
+        "--agent",
+        "random",
+        "--budget",
+        "80",
+        "--max-plies",
+        "200",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .ok();
+    let report = json(&out, "explore.json");
+    let mut names: Vec<&str> = report["rule_sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "relocation=next-ring",
+            "relocation=removed",
+            "relocation=start-cell",
+            "standard"
+        ]
+    );
+    let removed = report["rule_sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "relocation=removed")
+        .unwrap();
+    assert!(
+        removed["decisive_rate"].as_f64().unwrap() > 0.5,
+        "{removed}"
+    );
+}
