@@ -121,3 +121,40 @@ fn bad_outputs_are_usage_errors() {
     let run = agon(&["render", "--size", "10", "-o", "x.png"]).code(2);
     assert!(run.stderr.contains("200"), "{}", run.stderr);
 }
+
+/// Under `relocation=removed` a captured piece leaves the board: the capture of
+/// `CAPTURE_LINE` draws the captured guard (faded, two circles) under the standard rules and
+/// nothing in its place under `removed`, whose caption names the rule set.
+#[test]
+fn a_piece_removed_from_play_is_not_drawn() {
+    let dir = scratch("render-removed");
+    let draw = |variant: &str| {
+        let path = dir.join(format!("{variant}.svg"));
+        agon(&[
+            "render",
+            "--variant",
+            variant,
+            "--moves",
+            CAPTURE_LINE,
+            "-o",
+            path.to_str().unwrap(),
+        ])
+        .ok();
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let faded = |svg: &str| {
+        svg.split("<circle")
+            .skip(1)
+            .filter(|rest| rest[..rest.find('>').unwrap()].contains("opacity=\"0.7\""))
+            .count()
+    };
+    let standard = draw("standard");
+    let removed = draw("relocation=removed");
+    assert_eq!(faded(&standard), 2, "the captured guard, faded");
+    assert_eq!(faded(&removed), 0, "no captured piece on the board");
+    assert_eq!(
+        standard.matches("<circle").count(),
+        removed.matches("<circle").count() + 2
+    );
+    assert!(removed.contains("Ply 15: White c1-d2xe2 · Black to move · relocation=removed"));
+}
