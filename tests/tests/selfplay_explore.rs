@@ -386,6 +386,19 @@ fn bad_requests_are_refused_with_the_reason() {
             "needs a family",
         ),
         (
+            vec![
+                "--switch",
+                "relocation=next-ring,start-cell",
+                "--switch",
+                "relocate-throne=forbidden",
+                "--agent",
+                "random",
+                "--budget",
+                "100",
+            ],
+            "the rules refuse every combination of these switches",
+        ),
+        (
             vec!["--switch", "capture=line,ring", "--agent", "random"],
             "--budget",
         ),

@@ -155,7 +155,9 @@ impl Family {
     }
 
     /// Every rule set of the family, canonical names, in the order of the switches (the
-    /// last switch varying fastest) and of their values.
+    /// last switch varying fastest) and of their values. Combinations the rules refuse
+    /// (such as `relocation=next-ring` with `relocate-throne=forbidden`, docs/rules.md
+    /// section 8) are left out: they are no rule set.
     pub fn rule_sets(&self) -> Vec<String> {
         let mut names: Vec<Vec<String>> = vec![Vec::new()];
         for factor in &self.switches {
@@ -172,13 +174,8 @@ impl Family {
         }
         names
             .into_iter()
-            .map(|parts| {
-                parts
-                    .join(",")
-                    .parse::<Rules>()
-                    .expect("every value was checked")
-                    .to_string()
-            })
+            .filter_map(|parts| parts.join(",").parse::<Rules>().ok())
+            .map(|rules| rules.to_string())
             .collect()
     }
 
@@ -225,6 +222,27 @@ mod tests {
     }
 
     #[test]
+    fn combinations_the_rules_refuse_are_left_out() {
+        let family = Family::new(
+            &list(&[
+                "relocation=outer-ring,next-ring",
+                "relocate-throne=allowed,forbidden",
+            ]),
+            false,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            family.rule_sets(),
+            [
+                "standard",
+                "relocate-throne=forbidden",
+                "relocation=next-ring"
+            ]
+        );
+    }
+
+    #[test]
     fn switch_lists_make_every_combination() {
         let family = Family::new(
             &list(&["intervention=forbidden,suicide", "capture=line,ring"]),
@@ -259,7 +277,28 @@ mod tests {
             .map(|s| s.values.len())
             .product();
         let names = family.rule_sets();
-        assert_eq!(names.len(), closed * 2);
+        // Every combination of the closed switches, less those the rules refuse.
+        let mut combinations: Vec<String> = vec![String::new()];
+        for switch in switch_table().iter().filter(|s| s.closed) {
+            combinations = combinations
+                .iter()
+                .flat_map(|c| {
+                    switch
+                        .values
+                        .iter()
+                        .map(move |v| format!("{c},{}={v}", switch.name))
+                })
+                .collect();
+        }
+        let accepted = combinations
+            .iter()
+            .filter(|c| c[1..].parse::<Rules>().is_ok())
+            .count();
+        assert!(
+            accepted < closed,
+            "the relocation switch refuses some combinations"
+        );
+        assert_eq!(names.len(), accepted * 2);
         assert_eq!(names[0], "standard");
         assert_eq!(names[1], "repetition=off");
         let unique: std::collections::BTreeSet<&String> = names.iter().collect();

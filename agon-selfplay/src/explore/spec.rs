@@ -72,6 +72,13 @@ impl ExploreSpec {
         ladder: Option<LadderSpec>,
     ) -> Result<ExploreSpec> {
         let rule_sets = family.rule_sets();
+        if rule_sets.is_empty() {
+            return Err(Error::Settings(
+                "the rules refuse every combination of these switches (docs/rules.md names \
+                 the combinations that conflict); nothing to explore"
+                    .into(),
+            ));
+        }
         let n = rule_sets.len() as u64;
         let budget_pairs = budget / 2;
         if budget_pairs < n {
