@@ -1,7 +1,9 @@
 //! Board diagrams drawn with plotters: hexagons coloured by ring, cell names, pieces,
 //! captured marks and an optional arrow for the last action. One drawing function serves
-//! both SVG and PNG; the font is embedded, so no system font is needed.
+//! both SVG and PNG; the font is embedded, so no system font is needed. The geometry and
+//! colours come from [`crate::board_geometry`], which `agon serve`'s page draws with too.
 
+use crate::board_geometry::{Layout, Rgb, PALETTE, PROPORTIONS, RING_COLOURS};
 use agon_core::{Action, Bitboard, Cell, Game, PieceKind, Side};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -38,65 +40,14 @@ pub struct DiagramOptions {
     pub caption: bool,
 }
 
-/// Fill colours of the rings, throne first.
-const RING_COLOURS: [RGBColor; 6] = [
-    RGBColor(0xd9, 0xa4, 0x1e),
-    RGBColor(0xf6, 0xe7, 0xc1),
-    RGBColor(0xec, 0xd9, 0xa9),
-    RGBColor(0xe2, 0xca, 0x92),
-    RGBColor(0xd6, 0xba, 0x7c),
-    RGBColor(0xc9, 0xa8, 0x66),
-];
-const GRID: RGBColor = RGBColor(0x7a, 0x5c, 0x32);
-const NAME: RGBColor = RGBColor(0x5c, 0x46, 0x26);
-const WHITE_FILL: RGBColor = RGBColor(0xfb, 0xfb, 0xf7);
-const BLACK_FILL: RGBColor = RGBColor(0x26, 0x26, 0x2b);
-const CAPTURE_MARK: RGBColor = RGBColor(0xd0, 0x20, 0x20);
-const ARROW: RGBColor = RGBColor(0x1f, 0x6f, 0xd0);
-const BACKGROUND: RGBColor = RGBColor(0xff, 0xff, 0xff);
-
-/// Pixel geometry of the board on a canvas.
-struct Layout {
-    /// Hexagon size: centre to corner.
-    size: f64,
-    /// Centre of the throne.
-    centre: (f64, f64),
+/// A plotters colour of the shared palette.
+fn colour(c: Rgb) -> RGBColor {
+    RGBColor(c.0, c.1, c.2)
 }
 
-impl Layout {
-    fn new(width: u32, height: u32, top: f64) -> Layout {
-        let margin = width.min(height) as f64 * 0.02;
-        let avail_w = width as f64 - 2.0 * margin;
-        let avail_h = height as f64 - top - 2.0 * margin;
-        let size = (avail_w / 17.0).min(avail_h / (11.0 * 3f64.sqrt()));
-        Layout {
-            size,
-            centre: (width as f64 / 2.0, top + margin + avail_h / 2.0),
-        }
-    }
-
-    /// Centre of a cell (flat-topped hexagons; f11 at the top).
-    fn point(&self, cell: Cell) -> (f64, f64) {
-        let q = cell.q() as f64;
-        let r = cell.r() as f64;
-        (
-            self.centre.0 + 1.5 * self.size * q,
-            self.centre.1 + 3f64.sqrt() * self.size * (r + q / 2.0),
-        )
-    }
-
-    fn corners(&self, cell: Cell, scale: f64) -> Vec<(i32, i32)> {
-        let (x, y) = self.point(cell);
-        (0..6)
-            .map(|k| {
-                let angle = std::f64::consts::PI / 3.0 * k as f64;
-                px((
-                    x + scale * self.size * angle.cos(),
-                    y + scale * self.size * angle.sin(),
-                ))
-            })
-            .collect()
-    }
+/// Corners of a cell's hexagon in whole pixels.
+fn corners(layout: &Layout, cell: Cell, scale: f64) -> Vec<(i32, i32)> {
+    layout.corners(cell, scale).into_iter().map(px).collect()
 }
 
 fn px((x, y): (f64, f64)) -> (i32, i32) {
@@ -129,60 +80,75 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     register_fonts();
     let (width, height) = area.dim_in_pixel();
-    area.fill(&BACKGROUND)?;
+    area.fill(&colour(PALETTE.background))?;
     let top = if options.caption {
         height as f64 * 0.05
     } else {
         0.0
     };
-    let layout = Layout::new(width, height, top);
+    let layout = Layout::fit(width, height, top);
+    let p = PROPORTIONS;
+    let (black, white) = (colour(PALETTE.black), colour(PALETTE.white));
     let s = layout.size;
     if options.caption {
         area.draw(&Text::new(
             caption.to_string(),
             (width as i32 / 2, (top * 0.6) as i32),
-            centred(top * 0.5, true, BLACK_FILL),
+            centred(top * 0.5, true, black),
         ))?;
     }
     let position = game.position();
     for cell in Cell::all() {
         let ring = cell.ring() as usize;
         area.draw(&Polygon::new(
-            layout.corners(cell, 1.0),
-            RING_COLOURS[ring].filled(),
+            corners(&layout, cell, 1.0),
+            colour(RING_COLOURS[ring]).filled(),
         ))?;
-        let mut outline = layout.corners(cell, 1.0);
+        let mut outline = corners(&layout, cell, 1.0);
         outline.push(outline[0]);
         area.draw(&PathElement::new(
             outline,
-            GRID.stroke_width((s / 20.0).max(1.0) as u32),
+            colour(PALETTE.grid).stroke_width((s * p.grid_width).max(1.0) as u32),
         ))?;
     }
     let last = game.plies().last().copied();
-    let piece_offset = if options.coordinates { -0.13 * s } else { 0.0 };
+    let piece_offset = if options.coordinates {
+        p.piece_lift * s
+    } else {
+        0.0
+    };
     for cell in Cell::all() {
         let (x, y) = layout.point(cell);
         let piece = position.piece_at(cell);
         if options.coordinates {
-            let name_y = if piece.is_some() { y + 0.62 * s } else { y };
-            let name_size = if piece.is_some() { 0.26 * s } else { 0.36 * s };
+            let name_y = if piece.is_some() {
+                y + p.name_drop * s
+            } else {
+                y
+            };
+            let name_size = if piece.is_some() {
+                p.name_under_piece * s
+            } else {
+                p.name * s
+            };
             area.draw(&Text::new(
                 cell.to_string(),
                 px((x, name_y)),
-                centred(name_size, false, NAME),
+                centred(name_size, false, colour(PALETTE.name)),
             ))?;
         }
         let Some(piece) = piece else { continue };
         let centre = px((x, y + piece_offset));
-        let radius = match piece.kind {
-            PieceKind::Queen => 0.5 * s,
-            PieceKind::Guard => 0.42 * s,
-        };
+        let radius = p.radius(piece.kind) * s;
         let (fill, ink) = match piece.side {
-            Side::White => (WHITE_FILL, BLACK_FILL),
-            Side::Black => (BLACK_FILL, WHITE_FILL),
+            Side::White => (white, black),
+            Side::Black => (black, white),
         };
-        let alpha = if piece.captured { 0.7 } else { 1.0 };
+        let alpha = if piece.captured {
+            p.captured_opacity
+        } else {
+            1.0
+        };
         area.draw(&Circle::new(
             centre,
             radius as i32,
@@ -191,16 +157,16 @@ pub fn draw<DB: DrawingBackend>(
         area.draw(&Circle::new(
             centre,
             radius as i32,
-            BLACK_FILL
+            black
                 .mix(alpha)
-                .stroke_width((s / 18.0).max(1.0) as u32),
+                .stroke_width((s * p.piece_outline).max(1.0) as u32),
         ))?;
         if piece.kind == PieceKind::Queen {
             area.draw(&Circle::new(
                 centre,
-                (radius * 0.78) as i32,
-                ink.mix(alpha * 0.8)
-                    .stroke_width((s / 30.0).max(1.0) as u32),
+                (radius * p.queen_ring) as i32,
+                ink.mix(alpha * p.queen_ring_opacity)
+                    .stroke_width((s * p.queen_ring_width).max(1.0) as u32),
             ))?;
         }
         let letter = match piece.kind {
@@ -210,16 +176,16 @@ pub fn draw<DB: DrawingBackend>(
         area.draw(&Text::new(
             letter,
             centre,
-            centred(radius * 1.05, true, ink.mix(alpha)),
+            centred(radius * p.letter, true, ink.mix(alpha)),
         ))?;
         if piece.captured {
-            let d = radius * 0.8;
-            let w = (s / 9.0).max(2.0) as u32;
+            let d = radius * p.cross;
+            let w = (s * p.cross_width).max(2.0) as u32;
             let (cx, cy) = (centre.0 as f64, centre.1 as f64);
             for (a, b) in [((-d, -d), (d, d)), ((-d, d), (d, -d))] {
                 area.draw(&PathElement::new(
                     vec![px((cx + a.0, cy + a.1)), px((cx + b.0, cy + b.1))],
-                    CAPTURE_MARK.stroke_width(w),
+                    colour(PALETTE.capture).stroke_width(w),
                 ))?;
             }
         }
@@ -240,20 +206,27 @@ fn draw_last_action<DB: DrawingBackend>(
     piece_offset: f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let s = layout.size;
-    let width = (s / 7.0).max(2.0) as u32;
+    let p = PROPORTIONS;
+    let width = (s * p.arrow_width).max(2.0) as u32;
     for cell in captures {
-        let mut ring = layout.corners(cell, 0.86);
+        let mut ring = corners(layout, cell, p.mark_ring);
         ring.push(ring[0]);
-        area.draw(&PathElement::new(ring, CAPTURE_MARK.stroke_width(width)))?;
+        area.draw(&PathElement::new(
+            ring,
+            colour(PALETTE.capture).stroke_width(width),
+        ))?;
     }
     let Some(to) = action.destination() else {
         return Ok(());
     };
     let lift = |(x, y): (f64, f64)| (x, y + piece_offset);
     let Some(from) = action.origin() else {
-        let mut ring = layout.corners(to, 0.86);
+        let mut ring = corners(layout, to, p.mark_ring);
         ring.push(ring[0]);
-        area.draw(&PathElement::new(ring, ARROW.stroke_width(width)))?;
+        area.draw(&PathElement::new(
+            ring,
+            colour(PALETTE.arrow).stroke_width(width),
+        ))?;
         return Ok(());
     };
     let (x0, y0) = lift(layout.point(from));
@@ -261,16 +234,19 @@ fn draw_last_action<DB: DrawingBackend>(
     let (dx, dy) = (x1 - x0, y1 - y0);
     let length = (dx * dx + dy * dy).sqrt().max(1.0);
     let (ux, uy) = (dx / length, dy / length);
-    let head = 0.45 * s;
-    let tip = (x1 - ux * 0.1 * s, y1 - uy * 0.1 * s);
+    let head = p.arrow_head * s;
+    let tip = (x1 - ux * p.arrow_tip_gap * s, y1 - uy * p.arrow_tip_gap * s);
     let base = (tip.0 - ux * head, tip.1 - uy * head);
-    let start = (x0 + ux * 0.2 * s, y0 + uy * 0.2 * s);
-    let colour = ARROW.mix(0.85);
+    let start = (
+        x0 + ux * p.arrow_start_gap * s,
+        y0 + uy * p.arrow_start_gap * s,
+    );
+    let colour = colour(PALETTE.arrow).mix(p.arrow_opacity);
     area.draw(&PathElement::new(
         vec![px(start), px(base)],
         colour.stroke_width(width),
     ))?;
-    let half = 0.25 * s;
+    let half = p.arrow_head_half * s;
     area.draw(&Polygon::new(
         vec![
             px(tip),

@@ -3,6 +3,7 @@
 //! A thin layer over `agon-core` (rules) and `agon-notation` (records and position
 //! strings): argument parsing, output formats and files. No rule logic lives here.
 
+mod board_geometry;
 mod board_text;
 mod cmd;
 mod corpus;
