@@ -48,6 +48,12 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
     if paths.is_empty() {
         return vec![PathBuf::from("-")];
     }
+    expand_folders(paths)
+}
+
+/// The files named: a folder stands for every `.agn` file in it and its subfolders (sorted
+/// by path).
+pub fn expand_folders(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {

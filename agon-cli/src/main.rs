@@ -32,6 +32,7 @@ Examples:
   agon render --record game.agn -o board.png
   agon perft 4                              count the game tree (engine check)
   agon playout --games 10000                random games: lengths, endings, actions/s
+  agon serve games.agn --open               replay, play and analyse in the browser
 Run `agon help COMMAND` for the options and examples of each command.";
 
 /// Play, validate, inspect and draw games of Agon (Queen's Guard).
@@ -103,6 +104,9 @@ enum Command {
     /// Print the manual page (roff) of `agon`.
     #[command(after_help = cmd::man::EXAMPLES)]
     Man(cmd::man::ManArgs),
+    /// A web board on this machine: replay records, play agents, analyse, set up positions.
+    #[command(after_help = cmd::serve::EXAMPLES)]
+    Serve(cmd::serve::ServeArgs),
 }
 
 fn run(cli: &Cli) -> error::CliResult {
@@ -125,6 +129,7 @@ fn run(cli: &Cli) -> error::CliResult {
         Command::Engine(args) => cmd::engine::run(args),
         Command::Completions(args) => cmd::completions::run(args, Cli::command()),
         Command::Man(args) => cmd::man::run(args, Cli::command()),
+        Command::Serve(args) => cmd::serve::run(args),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Shared helpers for the workspace's end-to-end tests (see `tests/tests/`): running the
-//! binaries (`cli`, `selfplay`, `engine`), a headless browser (`browser`), hand-built
-//! positions, an independent reference implementation of the rules, and readers for the
-//! Ludii conformance data.
+//! binaries (`cli`, `selfplay`, `engine`, `serve`), a headless browser (`browser`),
+//! hand-built positions, an independent reference implementation of the rules, and readers
+//! for the Ludii conformance data.
 
 pub mod binaries;
 pub mod browser;
@@ -13,4 +13,5 @@ pub mod positions;
 pub mod reference;
 pub mod run;
 pub mod selfplay;
+pub mod serve;
 pub mod standard_replay;

@@ -8,7 +8,7 @@
 
 mod evaluation;
 mod options;
-mod thinking;
+pub(crate) mod thinking;
 
 pub(crate) use thinking::annotate;
 

@@ -15,6 +15,7 @@ pub mod perft;
 pub mod play;
 pub mod playout;
 pub mod render;
+pub mod serve;
 pub mod show;
 pub mod split;
 pub mod stats;

@@ -38,8 +38,9 @@ pub struct MovesArgs {
     pub position: PositionArgs,
 }
 
+/// One legal action in JSON (`agon moves --json`, and `agon serve`'s API).
 #[derive(Serialize)]
-struct MoveJson {
+pub struct MoveJson {
     action: String,
     kind: &'static str,
     from: Option<String>,
@@ -81,6 +82,21 @@ pub fn action_kind(action: Action) -> &'static str {
     }
 }
 
+impl MoveJson {
+    /// The JSON form of an action with what it captures, played in `position`.
+    pub fn new(action: Action, captures: Bitboard, position: &agon_core::Position) -> MoveJson {
+        MoveJson {
+            action: action.to_string(),
+            kind: action_kind(action),
+            from: action.origin().map(|c| c.to_string()),
+            to: action.destination().map(|c| c.to_string()),
+            captures: captures.into_iter().map(|c| c.to_string()).collect(),
+            side: position.to_move().to_string(),
+            decider: position.decider().to_string(),
+        }
+    }
+}
+
 /// Runs `agon moves`.
 pub fn run(args: &MovesArgs) -> CliResult {
     let game = &args.position.select()?;
@@ -90,21 +106,11 @@ pub fn run(args: &MovesArgs) -> CliResult {
             outcome.result, outcome.termination
         );
     }
-    let side = game.position().to_move();
-    let decider = game.position().decider();
     let tool = tool();
     let mut out = Out::new();
     for (action, captures) in legal_with_captures(game) {
         if args.json {
-            let json = MoveJson {
-                action: action.to_string(),
-                kind: action_kind(action),
-                from: action.origin().map(|c| c.to_string()),
-                to: action.destination().map(|c| c.to_string()),
-                captures: captures.into_iter().map(|c| c.to_string()).collect(),
-                side: side.to_string(),
-                decider: decider.to_string(),
-            };
+            let json = MoveJson::new(action, captures, game.position());
             write_json_line(&mut out, &json, &tool)?;
         } else if args.bare {
             writeln!(out, "{action}")?;

@@ -74,6 +74,23 @@ pub struct GameReport {
     text: String,
 }
 
+impl GameReport {
+    /// The one-line text `agon validate` prints for an invalid game (empty when valid).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the game is valid.
+    pub fn is_valid(&self) -> bool {
+        self.valid
+    }
+
+    /// The ply at fault in an invalid game (0: the tags or the result).
+    pub fn error_ply(&self) -> Option<u64> {
+        self.error_ply
+    }
+}
+
 /// The report of one game.
 pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
     match item {

@@ -125,7 +125,7 @@ fn limits(go: &Go) -> Option<SearchLimits> {
 
 /// The `info` lines of a completed iteration: one, or one per line (`multipv K`, best
 /// first) when the search reports several.
-fn infos(report: &SearchReport, root: &Position) -> Vec<Info> {
+pub(crate) fn infos(report: &SearchReport, root: &Position) -> Vec<Info> {
     let micros = report.elapsed.as_micros().max(1);
     let nps = u128::from(report.nodes) * 1_000_000 / micros;
     let info = |multipv: Option<u32>, score: i32, forced: Option<i32>, pv: &[Action]| Info {
