@@ -9,6 +9,29 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The names Chromium goes by on PATH.
+pub const CHROMIUM: &[&str] = &["chromium", "chromium-browser", "google-chrome"];
+
+/// The first of `names` found on PATH.
+pub fn on_path(names: &[&str]) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Says why the browser part of `test` does not run (`missing`: what is not installed);
+/// panics instead when `AGON_REQUIRE_BROWSER` is set.
+pub fn skip(test: &str, missing: &str) {
+    assert!(
+        std::env::var_os("AGON_REQUIRE_BROWSER").is_none(),
+        "AGON_REQUIRE_BROWSER is set but {missing}"
+    );
+    eprintln!("SKIPPED the browser part of {test}: {missing}");
+}
+
 /// Chromium on this machine.
 pub struct Browser {
     path: PathBuf,
@@ -84,14 +107,7 @@ impl Image {
 impl Browser {
     /// Chromium, if installed (`chromium`, `chromium-browser` or `google-chrome` on PATH).
     pub fn find() -> Option<Browser> {
-        let paths = std::env::var_os("PATH")?;
-        let path = ["chromium", "chromium-browser", "google-chrome"]
-            .iter()
-            .find_map(|name| {
-                std::env::split_paths(&paths)
-                    .map(|dir| dir.join(name))
-                    .find(|p| p.is_file())
-            })?;
+        let path = on_path(CHROMIUM)?;
         let scratch = std::env::temp_dir()
             .join("agon-browser-tests")
             .join(std::process::id().to_string());
@@ -104,12 +120,10 @@ impl Browser {
     pub fn for_test(test: &str) -> Option<Browser> {
         let browser = Browser::find();
         if browser.is_none() {
-            let message = "chromium is not installed (Debian: apt-get install -y chromium)";
-            assert!(
-                std::env::var_os("AGON_REQUIRE_BROWSER").is_none(),
-                "AGON_REQUIRE_BROWSER is set but {message}"
+            skip(
+                test,
+                "chromium is not installed (Debian: apt-get install -y chromium)",
             );
-            eprintln!("SKIPPED the browser part of {test}: {message}");
         }
         browser
     }

@@ -14,6 +14,7 @@
 use agon_core::agents::evaluate;
 use agon_core::{Game, Position, Rules};
 use agon_notation::{parse_action, PositionJson, Records, START_POSITION};
+use agon_tests::browser::{on_path, skip, CHROMIUM};
 use agon_tests::cli::agon_path;
 use agon_tests::serve::{data, Server};
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -24,30 +25,17 @@ use std::time::{Duration, Instant};
 
 /// Chromium and chromedriver, if installed.
 fn browser() -> Option<(PathBuf, PathBuf)> {
-    let find = |names: &[&str]| {
-        names.iter().find_map(|name| {
-            std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|dir| dir.join(name))
-                    .find(|p| p.is_file())
-            })
-        })
-    };
-    Some((
-        find(&["chromium", "chromium-browser", "google-chrome"])?,
-        find(&["chromedriver"])?,
-    ))
+    Some((on_path(CHROMIUM)?, on_path(&["chromedriver"])?))
 }
 
 #[test]
 fn the_page_replays_plays_and_refuses_in_a_real_browser() {
     let Some((chromium, driver)) = browser() else {
-        let message = "chromium and chromedriver are not installed \
-            (Debian: apt-get install -y chromium chromium-driver)";
-        if std::env::var_os("AGON_REQUIRE_BROWSER").is_some() {
-            panic!("AGON_REQUIRE_BROWSER is set but {message}");
-        }
-        eprintln!("SKIPPED the browser test of agon serve: {message}");
+        skip(
+            "agon serve's page test",
+            "chromium and chromedriver are not installed \
+             (Debian: apt-get install -y chromium chromium-driver)",
+        );
         return;
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
