@@ -94,7 +94,11 @@ impl Server {
     ) -> Response {
         let mut stream = self.connect(method, path, body, headers);
         let mut bytes = Vec::new();
-        stream.read_to_end(&mut bytes).expect("read the answer");
+        // A server that refuses a body it has not read (413) may reset the connection
+        // after its answer; what arrived before the reset is the answer.
+        if let Err(e) = stream.read_to_end(&mut bytes) {
+            assert!(!bytes.is_empty(), "read the answer: {e}");
+        }
         Response::parse(&bytes)
     }
 
@@ -120,7 +124,17 @@ impl Server {
         let body = body.unwrap_or("");
         head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
         stream.write_all(head.as_bytes()).expect("send");
-        stream.write_all(body.as_bytes()).expect("send");
+        if let Err(e) = stream.write_all(body.as_bytes()) {
+            // The server may answer (413) and close before reading all of a large body:
+            // its answer is still there to read.
+            assert!(
+                matches!(
+                    e.kind(),
+                    std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset
+                ),
+                "send: {e}"
+            );
+        }
         stream
     }
 }
