@@ -43,7 +43,9 @@ fn note_pid(pid: u32) {
             .append(true)
             .open(path)
         {
-            let _ = writeln!(file, "{pid}");
+            // One write of the whole line: with O_APPEND it cannot interleave with another
+            // process's (`writeln!` may write the number and the newline apart).
+            let _ = file.write_all(format!("{pid}\n").as_bytes());
         }
     }
 }
