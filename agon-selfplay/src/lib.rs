@@ -11,11 +11,12 @@
 //! parallel; [`store`] writes and recovers the output directory; [`session`] ties them
 //! into a run; [`sample`] keeps the compact per-pair data the statistics need;
 //! [`summary`] and [`stats`] compute the statistics, [`contrasts`] compares variants
-//! with a baseline; [`ratings`] rates agents
+//! with a baseline, [`by_opening`] breaks results down by suite opening; [`ratings`] rates agents
 //! of a tournament; [`table`], [`report`] and [`charts`] present the results; [`merge`]
 //! joins shards; [`verify`] checks that a row and its record tell the same game.
 
 pub mod adjudication;
+pub mod by_opening;
 pub mod charts;
 pub mod config;
 pub mod contrasts;

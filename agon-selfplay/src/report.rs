@@ -1,7 +1,9 @@
-//! The report files of an output directory: `summary.json`, `summary.csv` and the charts,
+//! The report files of an output directory: `summary.json`, `summary.csv`, `openings.csv`
+//! (results by suite opening, when there are several) and the charts,
 //! all functions of the experiment and its games alone (no timing), so that a merge of
 //! shards writes exactly what one run writes.
 
+use crate::by_opening::{openings_csv, OPENINGS_CSV};
 use crate::charts;
 use crate::contrasts::CONTRAST_METRICS;
 use crate::error::{Error, Result};
@@ -88,6 +90,14 @@ pub fn write_reports(
 fn write_report_files(dir: &Path, summary: &Summary, samples: &Samples) -> Result<()> {
     write_atomically(&dir.join(SUMMARY_JSON), summary_json(summary).as_bytes())?;
     write_atomically(&dir.join(SUMMARY_CSV), &summary_csv(summary)?)?;
+    let by_opening = dir.join(OPENINGS_CSV);
+    if summary.openings.is_empty() {
+        if by_opening.exists() {
+            std::fs::remove_file(&by_opening).map_err(|e| Error::io(&by_opening, e))?;
+        }
+    } else {
+        write_atomically(&by_opening, &openings_csv(&summary.openings)?)?;
+    }
     charts::write_charts(dir, summary, samples)
 }
 

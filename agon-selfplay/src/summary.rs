@@ -5,6 +5,7 @@
 //! ratings. Computed from the compact per-pair records of [`crate::sample`], so the
 //! numbers never depend on the order in which games finished.
 
+use crate::by_opening::{by_opening, OpeningSummary};
 use crate::contrasts::{contrasts, Contrast};
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Kind};
@@ -152,6 +153,10 @@ pub struct Summary {
     /// A tournament's ratings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ratings: Option<Ratings>,
+    /// Results by suite opening, when the experiment played a suite of several
+    /// (`--openings`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub openings: Vec<OpeningSummary>,
 }
 
 /// The settings the statistics used.
@@ -253,7 +258,8 @@ pub struct Rate {
 }
 
 impl Rate {
-    fn new(count: u64, of: u64) -> Rate {
+    /// `count` of `of`, with its interval.
+    pub fn new(count: u64, of: u64) -> Rate {
         Rate {
             count,
             of,
@@ -514,6 +520,7 @@ impl Summary {
             groups,
             contrasts,
             ratings,
+            openings: by_opening(experiment, samples),
         })
     }
 }

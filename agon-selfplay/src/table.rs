@@ -221,6 +221,7 @@ pub fn render_summary(summary: &Summary) -> String {
     sprt_table(summary, &keys, &mut out);
     contrast_table(summary, &keys, &mut out);
     ludii_table(summary, &keys, &mut out);
+    openings_table(summary, &keys, &mut out);
     notes(summary, &mut out);
     out
 }
@@ -271,6 +272,47 @@ fn results_table(summary: &Summary, keys: &Keys, out: &mut String) {
             g.detectable_effect
                 .map_or("-".into(), |d| format!("±{}", fixed(d * 100.0, 1))),
             g.flags.join(", "),
+        ]);
+        t.push(row);
+    }
+    out.push_str(&t.render());
+}
+
+fn openings_table(summary: &Summary, keys: &Keys, out: &mut String) {
+    if summary.openings.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\nBy opening (the suite's openings by number; White's score over colour-swapped \
+         pairs with its 95% pentanomial interval; draws: by the rules; undecided: stopped at \
+         the ply limit; openings.csv has every number)\n",
+    );
+    let mut t = keys.table(
+        &[
+            "opening",
+            "moves or position",
+            "pairs",
+            "games",
+            "White score",
+            "95%",
+            "draws",
+            "undecided",
+            "mean length",
+        ],
+        2,
+    );
+    for o in &summary.openings {
+        let mut row = keys.row(&o.variant, &o.pairing);
+        row.extend([
+            o.opening.to_string(),
+            o.label.clone(),
+            o.pairs.to_string(),
+            o.games.to_string(),
+            percent(o.white_score),
+            percents(o.interval),
+            percent(o.draw_rate.rate),
+            percent(o.undecided_rate.rate),
+            opt(o.length_mean, 1),
         ]);
         t.push(row);
     }

@@ -153,8 +153,9 @@ pub const STABLE_FILES: [&str; 9] = [
     "games.csv",
 ];
 
-/// Charts written only when the report has them (contrasts need a baseline variant).
-pub const OPTIONAL_FILES: [&str; 2] = ["contrasts.svg", "contrasts.png"];
+/// Files written only when the report has them (contrasts need a baseline variant; the
+/// breakdown by opening a suite of several openings).
+pub const OPTIONAL_FILES: [&str; 3] = ["contrasts.svg", "contrasts.png", "openings.csv"];
 
 /// Asserts that two output directories hold the same games, statistics and charts
 /// (`games.csv` compared without its timing column).

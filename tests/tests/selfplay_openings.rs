@@ -184,3 +184,151 @@ fn an_opening_illegal_under_a_variant_is_refused_before_playing() {
     );
     assert!(!out.join("games.csv").exists());
 }
+
+/// Parses a number of a CSV cell.
+fn number(cell: &str) -> f64 {
+    cell.parse()
+        .unwrap_or_else(|e| panic!("`{cell}` is not a number: {e}"))
+}
+
+#[track_caller]
+fn close(got: f64, want: f64, what: &str) {
+    assert!((got - want).abs() < 1e-12, "{what}: {got} != {want}");
+}
+
+/// The report's breakdown by opening agrees with numbers computed here from `games.csv`
+/// alone: per opening, the pairs, White's pentanomial counts and score with its interval
+/// (Student's t over the pair means, or the exact bound when every pair scored the same),
+/// the rule-draw and ply-limit rates and the mean length.
+#[test]
+fn the_report_breaks_results_down_by_opening() {
+    let dir = scratch("openings-report");
+    let suite = dir.join("suite.agn");
+    std::fs::write(&suite, SUITE).unwrap();
+    let openings = suite_openings(&suite);
+    let out = dir.join("out");
+    let run: Vec<String> = [
+        "run",
+        "--variant",
+        "standard",
+        "--agent",
+        "random",
+        "--games",
+        "24",
+        "--max-plies",
+        "40",
+        "--seed",
+        "11",
+        "--openings",
+        suite.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    selfplay(&run).ok();
+    let rows = csv_rows(&read(&out, "games.csv"));
+    assert_eq!(rows.len(), 24);
+
+    // Per opening (by its actions), each pair's two games.
+    let mut pairs: std::collections::BTreeMap<(String, String), Vec<&_>> = Default::default();
+    for row in &rows {
+        pairs
+            .entry((row["opening"].clone(), row["pair"].clone()))
+            .or_default()
+            .push(row);
+    }
+    let by_opening = csv_rows(&read(&out, "openings.csv"));
+    assert_eq!(by_opening.len(), 3, "each of the three openings is played");
+    // Student's t quantiles (0.975) for 3 degrees of freedom: 12 pairs, 4 per opening.
+    const T3: f64 = 3.182_446_305_284_263;
+    let mut undecided_seen = 0;
+    for got in &by_opening {
+        let k: usize = got["opening"].parse().unwrap();
+        let moves = &openings[k - 1];
+        assert_eq!(&got["label"], moves);
+        let mine: Vec<&Vec<&_>> = pairs
+            .iter()
+            .filter(|((opening, _), _)| opening == moves)
+            .map(|(_, games)| games)
+            .collect();
+        let games: Vec<&std::collections::BTreeMap<String, String>> =
+            mine.iter().flat_map(|g| g.iter().copied()).collect();
+        let white = |g: &std::collections::BTreeMap<String, String>| match g["result"].as_str() {
+            "1-0" => 2,
+            "0-1" => 0,
+            _ => 1,
+        };
+        let mut pentanomial = [0u64; 5];
+        let means: Vec<f64> = mine
+            .iter()
+            .map(|pair| {
+                assert_eq!(pair.len(), 2);
+                let half_points = white(pair[0]) + white(pair[1]);
+                pentanomial[half_points] += 1;
+                half_points as f64 / 4.0
+            })
+            .collect();
+        let n = means.len() as f64;
+        assert_eq!(n, 4.0);
+        assert_eq!(got["pairs"], "4");
+        assert_eq!(got["games"], "8");
+        let columns = ["pairs_0", "pairs_half", "pairs_1", "pairs_1half", "pairs_2"];
+        for (column, want) in columns.iter().zip(pentanomial) {
+            assert_eq!(got[*column], want.to_string(), "{column} of {moves}");
+        }
+        let mean = means.iter().sum::<f64>() / n;
+        close(number(&got["white_score"]), mean, "White's score");
+        let (low, high) = if means.iter().all(|&m| m == means[0]) {
+            let q = 0.025f64.powf(1.0 / n);
+            (mean * q, mean * q + 1.0 - q)
+        } else {
+            let s2 = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let half = T3 * (s2 / n).sqrt();
+            ((mean - half).max(0.0), (mean + half).min(1.0))
+        };
+        close(number(&got["white_score_low"]), low, "low end");
+        close(number(&got["white_score_high"]), high, "high end");
+        let share = |f: &dyn Fn(&str, &str) -> bool| {
+            games
+                .iter()
+                .filter(|g| f(&g["result"], &g["termination"]))
+                .count() as f64
+                / 8.0
+        };
+        let draws =
+            share(&|r: &str, t: &str| r == "1/2-1/2" && (t == "repetition" || t == "double-pass"));
+        let undecided = share(&|r: &str, t: &str| r == "1/2-1/2" && t == "move-limit");
+        undecided_seen += (undecided > 0.0) as u32;
+        close(number(&got["draw_rate"]), draws, "draw rate");
+        close(number(&got["undecided_rate"]), undecided, "undecided rate");
+        let plies: f64 = games.iter().map(|g| number(&g["plies"])).sum();
+        close(number(&got["length_mean"]), plies / 8.0, "mean length");
+    }
+    assert!(undecided_seen > 0, "some games stop at the ply limit");
+
+    // The same numbers in `report --json`, and a table in the text report.
+    let json: serde_json::Value = serde_json::from_str(
+        &selfplay(&["report", "--json", out.to_str().unwrap()])
+            .ok()
+            .stdout,
+    )
+    .unwrap();
+    let listed = json["openings"].as_array().expect("an openings array");
+    assert_eq!(listed.len(), 3);
+    for (j, c) in listed.iter().zip(&by_opening) {
+        assert_eq!(j["opening"].to_string(), c["opening"]);
+        assert_eq!(
+            j["white_score"].as_f64().unwrap(),
+            number(&c["white_score"])
+        );
+        assert_eq!(
+            j["length_mean"].as_f64().unwrap(),
+            number(&c["length_mean"])
+        );
+    }
+    let text = selfplay(&["report", out.to_str().unwrap()]).ok().stdout;
+    assert!(text.contains("By opening"), "{text}");
+    assert!(text.contains(&openings[0]), "{text}");
+}
