@@ -346,3 +346,50 @@ fn output_goes_to_a_file_and_bad_options_are_refused() {
     assert!(same.stderr.contains("is also an input"), "{}", same.stderr);
     assert_eq!(std::fs::read_to_string(&input).unwrap(), FORMATION);
 }
+
+/// `agon analyse` of its own output gives the same bytes: the first analysis's comments
+/// and judgement NAGs are replaced, not doubled, and the user's comments, suffixes and
+/// other NAGs stay where they were.
+#[test]
+fn analysing_an_analysed_record_changes_nothing() {
+    let record = "[Event \"annotated\"]\n\n{from a club match} 1. h9-g9 {+1.00} $1 b7-c7?! \
+                  2. g9-g8 {a user's note} c7-c6 *\n";
+    let agent = "alphabeta:depth=3";
+    let once = agon_with_stdin(&["analyse", "--agent", agent], record)
+        .ok()
+        .stdout;
+    let twice = agon_with_stdin(&["analyse", "--agent", agent], &once)
+        .ok()
+        .stdout;
+    assert_eq!(twice, once, "analyse(analyse(x)) == analyse(x)");
+    for kept in [
+        "{from a club match}",
+        "{+1.00}",
+        "$1",
+        "b7-c7?!",
+        "{a user's note}",
+    ] {
+        assert!(once.contains(kept), "{kept} is kept:\n{once}");
+    }
+    assert_eq!(once.matches("{analysis: ").count(), 1, "{once}");
+    assert_eq!(once.matches("[Annotator ").count(), 1, "{once}");
+    // One score comment per ply, after the user's.
+    let json = agon_with_stdin(&["convert", "--to", "json"], &twice)
+        .ok()
+        .json_lines();
+    let moves = json[0]["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    for ply in moves {
+        let comments = ply["comments"].as_array().unwrap();
+        let scores = comments
+            .iter()
+            .filter(|c| is_score_comment(c.as_str().unwrap()))
+            .count();
+        assert_eq!(scores, 1, "{ply}");
+        assert!(is_score_comment(comments.last().unwrap().as_str().unwrap()));
+    }
+    // Another engine replaces the first one's analysis.
+    let deeper = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=2"], &once).ok();
+    let fresh = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=2"], record).ok();
+    assert_eq!(deeper.stdout, fresh.stdout);
+}

@@ -1,14 +1,40 @@
 //! Analysis written into records: after every ply a comment with the score after it (and
 //! the engine's best action when another was played) and the class's NAG; the engine in
-//! an `Annotator` tag and each side's summary in a comment before the first ply. What the
-//! record already had is kept; analysis adds after it.
+//! an `Annotator` tag and each side's summary in a comment before the first ply.
+//!
+//! Analysing an analysed record gives the same record as analysing it once: the comments
+//! an earlier `agon analyse` wrote (the record's `Annotator` tag names it) are recognised
+//! by their form and place (the last comment of that form at each place) and replaced, and the judgement NAGs (`$6`, `$2`, `$4`) of the analysed
+//! plies are the analysis's own. Everything else the record had (other comments, move
+//! suffixes such as `??`, other NAGs, variations) is kept, and the analysis comes after it.
 
 use super::game::{GameAnalysis, PlyAnalysis, SideSummary};
+use super::judgement::Class;
 use agon_notation::{GameRecord, Nag};
+use regex::Regex;
+use std::sync::LazyLock;
 
-/// Writes `analysis` (of the game of `record`) by the engine `spec` into `record`.
+/// The start of the `Annotator` tag of an analysed record.
+const ANNOTATOR: &str = "agon analyse";
+/// The start of the summary comment before the first ply.
+const SUMMARY_PREFIX: &str = "analysis: White average loss ";
+
+/// A ply's comment as [`ply_comment`] writes it: a score, its depth, the best action.
+static PLY_COMMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(0\.00|[+-][0-9]+\.[0-9]{2}|#[+-][0-9]+)(/[0-9]+)?( best: [^ ]+)?$")
+        .expect("a valid pattern")
+});
+
+/// Writes `analysis` (of the game of `record`) by the engine `spec` into `record`,
+/// replacing what an earlier analysis wrote.
 pub fn annotate(record: &mut GameRecord, analysis: &GameAnalysis, spec: &str) {
-    record.set_tag("Annotator", &format!("agon analyse {spec}"));
+    if record
+        .tag("Annotator")
+        .is_some_and(|a| a.starts_with(ANNOTATOR))
+    {
+        remove_analysis(record);
+    }
+    record.set_tag("Annotator", &format!("{ANNOTATOR} {spec}"));
     record
         .annotations
         .get_mut(0)
@@ -16,12 +42,37 @@ pub fn annotate(record: &mut GameRecord, analysis: &GameAnalysis, spec: &str) {
         .push(summary_comment(analysis));
     for ply in &analysis.plies {
         let annotation = record.annotations.get_mut(ply.ply);
+        annotation.nags.retain(|nag| !is_judgement(*nag));
         if let Some(nag) = ply.nag.map(Nag) {
-            if !annotation.nags.contains(&nag) {
-                annotation.nags.push(nag);
-            }
+            annotation.nags.push(nag);
         }
         annotation.comments.push(ply_comment(ply));
+    }
+}
+
+/// Whether a NAG is one of the classes' (`$6`, `$2`, `$4`).
+fn is_judgement(nag: Nag) -> bool {
+    [Class::Inaccuracy, Class::Mistake, Class::Blunder]
+        .iter()
+        .any(|class| class.nag() == nag.0)
+}
+
+/// Removes the comments an earlier analysis wrote on the game's own line: its summary
+/// before the first ply and the score comment after each ply. The analysis appends its
+/// comment after the others, so the last comment of its form is the one removed (a user's
+/// `{+0.35}` before it stays).
+fn remove_analysis(record: &mut GameRecord) {
+    for (index, annotation) in record.annotations.iter_mut() {
+        let ours = |c: &String| {
+            if index == 0 {
+                c.starts_with(SUMMARY_PREFIX)
+            } else {
+                PLY_COMMENT.is_match(c)
+            }
+        };
+        if let Some(last) = annotation.comments.iter().rposition(ours) {
+            annotation.comments.remove(last);
+        }
     }
 }
 
@@ -143,5 +194,46 @@ mod tests {
         );
         let again: GameRecord = text.parse().unwrap();
         assert_eq!(again, record);
+    }
+
+    #[test]
+    fn analysing_twice_replaces_the_first_analysis() {
+        let text = "[Event \"e\"]\n\n{before} 1. h9-g9 {+0.35} $1 $6 b7-c7?? {a user's note} *\n";
+        let analysis = |second_class| {
+            let mut first = ply(Score::Units(35), 6, true, None);
+            first.ply = 1;
+            let mut second = ply(Score::Units(400), 6, false, second_class);
+            second.ply = 2;
+            second.decider = Side::Black;
+            GameAnalysis {
+                plies: vec![first, second],
+                white: SideSummary::default(),
+                black: SideSummary::default(),
+            }
+        };
+        let once = |text: &str, class| {
+            let mut record: GameRecord = text.parse().unwrap();
+            annotate(&mut record, &analysis(class), "alphabeta:depth=6");
+            record.to_string()
+        };
+        let first = once(text, Some(Class::Blunder));
+        // A record never analysed keeps a comment that looks like a score; its judgement
+        // NAG is the analysis's, its other NAGs and suffixes stay.
+        let words = first.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains(
+                "1. h9-g9 $1 {+0.35} {+0.35/6} 1... b7-c7?? $4 {a user's note} \
+                 {+4.00/6 best: d9-d8} *"
+            ),
+            "{first}"
+        );
+        assert!(words.contains("{before} {analysis: White"), "{first}");
+        let second = once(&first, Some(Class::Blunder));
+        assert_eq!(second, first, "analyse(analyse(x)) == analyse(x)");
+        // Another judgement replaces the first one's comments and NAGs, not the user's.
+        let other = once(&first, Some(Class::Mistake));
+        assert_eq!(other, first.replace("$4", "$2"));
+        assert_eq!(other.matches("analysis: ").count(), 1, "{other}");
+        assert!(other.contains("{before}") && other.contains("{a user's note}"));
     }
 }

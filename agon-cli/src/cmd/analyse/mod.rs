@@ -8,7 +8,7 @@
 
 mod annotate;
 mod game;
-mod judgement;
+pub(crate) mod judgement;
 
 use crate::error::{describe_io, CliError, CliResult, EXIT_ERROR, EXIT_PROBLEMS};
 use crate::games::{for_each_game, Event, MapFn, Source};
@@ -37,7 +37,8 @@ for White at depth 6; {#+5}: a win for White forced within 5 plies), the engine'
 action when another was played ({-1.20/6 best: d9-d8}), and a NAG for the loss of the side
 that chose it: $6 inaccuracy from 0.50, $2 mistake from 1.00, $4 blunder from 2.00
 (docs/cli.md explains the thresholds). Each game's summary (average loss per side) goes to
-stderr, or to stdout with -o, and into a comment before the first ply. Invalid games are reported as `agon validate`
+stderr, or to stdout with -o, and into a comment before the first ply. A record analysed
+before gets its analysis replaced, not doubled (its other comments stay). Invalid games are reported as `agon validate`
 reports them and skipped; exit codes: 0 all analysed, 1 some game invalid, 2 a file could
 not be read or the command line is wrong.";
 
