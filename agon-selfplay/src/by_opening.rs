@@ -9,6 +9,7 @@
 use crate::error::{Error, Result};
 use crate::experiment::Experiment;
 use crate::openings::OpeningSuite;
+use crate::report::{num, rate_cells};
 use crate::sample::{GameStat, PairRecord, Samples};
 use crate::stats::pairs::IntervalMethod;
 use crate::stats::{Interval, Pentanomial};
@@ -160,18 +161,6 @@ pub const OPENING_COLUMNS: [&str; 22] = [
     "undecided_high",
     "length_mean",
 ];
-
-fn num(value: Option<f64>) -> String {
-    value.map_or(String::new(), |v| v.to_string())
-}
-
-fn rate_cells(rate: &Rate) -> [String; 3] {
-    [
-        num(rate.rate),
-        num(rate.interval.map(|i| i.low)),
-        num(rate.interval.map(|i| i.high)),
-    ]
-}
 
 /// The breakdown as CSV: a header and one row per variant, pairing and opening.
 pub fn openings_csv(rows: &[OpeningSummary]) -> Result<Vec<u8>> {

@@ -243,7 +243,8 @@ pub fn summary_columns() -> Vec<String> {
     columns
 }
 
-fn num(value: Option<f64>) -> String {
+/// A number for a CSV cell (empty when absent).
+pub(crate) fn num(value: Option<f64>) -> String {
     value.map_or(String::new(), |v| v.to_string())
 }
 
@@ -251,7 +252,8 @@ fn ends(interval: Option<Interval>) -> [String; 2] {
     [num(interval.map(|i| i.low)), num(interval.map(|i| i.high))]
 }
 
-fn rate_cells(r: &crate::summary::Rate) -> [String; 3] {
+/// A rate and its interval's ends for CSV cells.
+pub(crate) fn rate_cells(r: &crate::summary::Rate) -> [String; 3] {
     let [low, high] = ends(r.interval);
     [num(r.rate), low, high]
 }

@@ -356,10 +356,10 @@ fn analysing_an_analysed_record_changes_nothing() {
                   2. g9-g8 {a user's note} c7-c6 *\n";
     let agent = "alphabeta:depth=3";
     let once = agon_with_stdin(&["analyse", "--agent", agent], record)
-        .ok()
+        .code(0)
         .stdout;
     let twice = agon_with_stdin(&["analyse", "--agent", agent], &once)
-        .ok()
+        .code(0)
         .stdout;
     assert_eq!(twice, once, "analyse(analyse(x)) == analyse(x)");
     for kept in [
@@ -389,7 +389,7 @@ fn analysing_an_analysed_record_changes_nothing() {
         assert!(is_score_comment(comments.last().unwrap().as_str().unwrap()));
     }
     // Another engine replaces the first one's analysis.
-    let deeper = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=2"], &once).ok();
-    let fresh = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=2"], record).ok();
+    let deeper = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=2"], &once).code(0);
+    let fresh = agon_with_stdin(&["analyse", "--agent", "alphabeta:depth=2"], record).code(0);
     assert_eq!(deeper.stdout, fresh.stdout);
 }

@@ -506,3 +506,61 @@ fn book_counts_agree_with_convert() {
     .code(1);
     assert_eq!(run.lines().len(), frequent);
 }
+
+/// Two one-ply openings: from a hand-built position where White's queen holds the throne
+/// inside a ring of guards that one more step closes (White wins at once or soon: clearly
+/// lopsided), and from the standard start (about equal).
+const LOPSIDED_AND_BALANCED: &str = "[Event \"lopsided\"]\n\
+[Variant \"standard\"]\n\
+[Position \"1g4/6g/8/g8/4GG4/4GQ1G2q/4GG4/g8/8/6g/1g4 w -\"]\n\
+\n\
+1. f8-g7 *\n\
+\n\
+[Event \"balanced\"]\n\
+\n\
+1. h9-g9 b7-c7 *\n";
+
+#[test]
+fn book_balance_keeps_the_balanced_opening_only() {
+    let dir = scratch("corpus-book-balance");
+    let file = dir.join("two.agn");
+    std::fs::write(&file, LOPSIDED_AND_BALANCED).unwrap();
+    let file = file.to_str().unwrap();
+    // Without --balance both openings are in the suite.
+    let all = agon(&["book", "--plies", "1", file]).code(0);
+    assert_eq!(all.stdout.matches("[Event \"agon book\"]").count(), 2);
+    let balance = [
+        "book",
+        "--plies",
+        "1",
+        "--balance",
+        "depth=2,score=1.00",
+        file,
+    ];
+    let one = agon(&[&balance[..], &["--threads", "1"]].concat()).code(0);
+    let two = agon(&[&balance[..], &["--threads", "2"]].concat()).code(0);
+    assert_eq!(one.stdout, two.stdout, "the same suite at any thread count");
+    let suite = agon_with_stdin(&["convert", "--to", "json"], &one.stdout)
+        .ok()
+        .json_lines();
+    assert_eq!(suite.len(), 1, "{}", one.stdout);
+    assert_eq!(suite[0]["moves"][0]["action"], "h9-g9");
+    assert!(suite[0]["start"].is_null(), "the standard start");
+    // Its score, White's view at depth 2, within ±1.00.
+    let tag = suite[0]["tags"]["Balance"].as_str().unwrap();
+    let score = tag.strip_suffix("/2").expect("the depth follows the score");
+    let units: f64 = score
+        .parse()
+        .expect("a score in units, not a forced result");
+    assert!(units.abs() <= 1.0, "{tag}");
+    assert!(
+        one.stderr
+            .contains("(1 of 2 dropped as scored beyond ±1.00 at depth 2)"),
+        "{}",
+        one.stderr
+    );
+    for bad in ["depth=0", "depth=13", "score=-1", "score=x", "width=3"] {
+        let run = agon(&["book", "--plies", "1", "--balance", bad, file]).code(2);
+        assert!(run.stderr.contains("--balance"), "{bad}: {}", run.stderr);
+    }
+}
