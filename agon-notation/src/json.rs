@@ -14,13 +14,15 @@
 
 use crate::action_token::format_annotated;
 use crate::annotation::{Annotations, Nag, Suffix, Variation, MAX_VARIATION_DEPTH};
+use crate::position_notation::PositionError;
 use crate::position_notation::{format_position, parse_position};
 use crate::record::{GameRecord, ENGINE_TAGS, IN_VARIATION, MAX_TAGS, MAX_TAG_NAME};
 use crate::verdict::check_result;
+use crate::verdict::VerdictError;
 use crate::writer::printable_comment;
 use agon_core::{
-    Action, Bitboard, Cell, Game, GameResult, Phase, PieceKind, Ply, Position, Rules, Side,
-    Termination,
+    Action, Bitboard, Cell, Game, GameResult, IllegalAction, Outcome, Phase, PieceKind, Ply,
+    Position, Rules, Side, Termination,
 };
 use serde::de::{self, Deserializer, MapAccess};
 use serde::ser::{SerializeMap, Serializer};
@@ -114,17 +116,22 @@ fn line_from_json(
     moves: &[MoveJson],
     path: &str,
     depth: usize,
-) -> Result<(Vec<Ply>, Annotations), String> {
+) -> Result<(Vec<Ply>, Annotations), JsonRecordError> {
     let first = game.ply_count();
     let mut annotations = Annotations::new();
-    let in_variation = if depth > 0 { IN_VARIATION } else { "" };
     for (index, m) in moves.iter().enumerate() {
         let ply = game.ply_count() + 1;
-        let here = format!("{path}[{index}] (ply {ply}{in_variation})");
+        let refuse = |problem: JsonMoveProblem| JsonRecordError::Move {
+            at: JsonMovePlace {
+                line: path.to_string(),
+                index,
+                ply,
+                in_variation: depth > 0,
+            },
+            problem,
+        };
         if !m.variations.is_empty() && depth == MAX_VARIATION_DEPTH {
-            return Err(format!(
-                "{here}: variations nest at most {MAX_VARIATION_DEPTH} deep"
-            ));
+            return Err(refuse(JsonMoveProblem::TooDeep));
         }
         for (k, v) in m.variations.iter().enumerate() {
             let branch = game.ply_count();
@@ -142,22 +149,29 @@ fn line_from_json(
             });
         }
         if let Some(outcome) = game.outcome() {
-            return Err(format!(
-                "{here}: {} comes after the end of the game ({} by {})",
-                m.action, outcome.result, outcome.termination
-            ));
+            return Err(refuse(JsonMoveProblem::AfterEnd {
+                action: m.action,
+                outcome,
+            }));
         }
-        let captured = game
-            .play(m.action)
-            .map_err(|reason| format!("{here}: {} is not legal: {reason}", m.action))?;
+        let refuse = |problem| Err(refuse(problem));
+        let captured = match game.play(m.action) {
+            Ok(captured) => captured,
+            Err(reason) => {
+                return refuse(JsonMoveProblem::Illegal {
+                    action: m.action,
+                    reason,
+                })
+            }
+        };
         if let Some(cells) = &m.captures {
             let marked = cells.iter().fold(Bitboard::EMPTY, |b, &c| b.with(c));
             if marked != captured || cells.len() != captured.count() as usize {
-                return Err(format!(
-                    "{here}: captures {:?} do not match the action, which is {}",
-                    cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    format_annotated(m.action, captured)
-                ));
+                return refuse(JsonMoveProblem::Captures {
+                    given: cells.clone(),
+                    action: m.action,
+                    captured,
+                });
             }
         }
         let after = annotations.get_mut(index + 1);
@@ -274,29 +288,23 @@ impl<'de> Deserialize<'de> for GameRecord {
     }
 }
 
-fn record_from_json(json: GameJson) -> Result<GameRecord, String> {
+fn record_from_json(json: GameJson) -> Result<GameRecord, JsonRecordError> {
     let rules = json.variant;
     let mut record = GameRecord::new(rules);
     for (name, value) in &json.tags.0 {
         if ENGINE_TAGS.contains(&name.as_str()) {
-            return Err(format!(
-                "the tag `{name}` belongs in its own field (variant, start, result, termination)"
-            ));
+            return Err(JsonRecordError::EngineTag { name: name.clone() });
         }
         if record.tags().len() == MAX_TAGS {
-            return Err(format!("a game has at most {MAX_TAGS} tags"));
+            return Err(JsonRecordError::TooManyTags);
         }
         if !record.set_tag(name, value) || record.tag(name).as_deref() != Some(value) {
-            return Err(format!(
-                "the tag `{}` is not valid in a record (names are at most {MAX_TAG_NAME} \
-                 letters, digits and `_`; values are one line of at most 8192 bytes)",
-                clip(name)
-            ));
+            return Err(JsonRecordError::InvalidTag { name: name.clone() });
         }
     }
     let start = match &json.start {
         None => Position::start(rules),
-        Some(text) => parse_position(text, rules).map_err(|e| format!("start: {e}"))?,
+        Some(text) => parse_position(text, rules).map_err(JsonRecordError::Start)?,
     };
     let usual = start == Position::start(rules) && start.passes() == 0;
     record.start = (!usual).then_some(start);
@@ -311,7 +319,7 @@ fn record_from_json(json: GameJson) -> Result<GameRecord, String> {
         json.result,
         json.termination,
     )
-    .map_err(|e| e.message)?;
+    .map_err(JsonRecordError::Verdict)?;
     record.plies = plies;
     record.annotations = annotations;
     record.result = json.result;
@@ -335,9 +343,11 @@ impl GameRecord {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// Reads and validates a record from JSON.
-    pub fn from_json(text: &str) -> Result<GameRecord, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+    /// Reads and validates a record from JSON. The error's `Display` is the message
+    /// serde_json gives when reading a [`GameRecord`] through serde.
+    pub fn from_json(text: &str) -> Result<GameRecord, JsonRecordError> {
+        let json: GameJson = serde_json::from_str(text).map_err(JsonRecordError::from_serde)?;
+        record_from_json(json)
     }
 }
 
@@ -459,8 +469,194 @@ impl PositionJson {
     }
 
     /// The position (parsed from `notation` under `rules`).
-    pub fn to_position(&self) -> Result<Position, String> {
-        parse_position(&self.notation, self.rules).map_err(|e| e.to_string())
+    pub fn to_position(&self) -> Result<Position, PositionError> {
+        parse_position(&self.notation, self.rules)
+    }
+}
+
+/// Why a JSON text is not a game record: where, and what was wrong. `Display` gives the
+/// message (the same words serde gives when a [`GameRecord`] is read through it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonRecordError {
+    /// The text is not JSON, or not shaped like a record (a missing or unknown field, a
+    /// value of the wrong type, a tag given twice).
+    Json {
+        /// serde_json's words, without the location.
+        reason: String,
+        /// 1-based line of the problem (0 when serde_json gives none).
+        line: usize,
+        /// 1-based column of the problem (0 when serde_json gives none).
+        column: usize,
+    },
+    /// A tag that has its own field (`Variant`, `Position`, `Result`, `Termination`).
+    EngineTag {
+        /// The tag's name.
+        name: String,
+    },
+    /// More than [`MAX_TAGS`] tags.
+    TooManyTags,
+    /// A tag whose name or value a record cannot hold.
+    InvalidTag {
+        /// The tag's name.
+        name: String,
+    },
+    /// `start` is not a position string under the record's rules.
+    Start(PositionError),
+    /// A move refused while the game is replayed.
+    Move {
+        /// Which move.
+        at: JsonMovePlace,
+        /// What is wrong with it.
+        problem: JsonMoveProblem,
+    },
+    /// The result or termination does not fit the game.
+    Verdict(VerdictError),
+}
+
+/// Where a move stands in a JSON record: `moves[3] (ply 4)`,
+/// `moves[0].variations[1].moves[2] (ply 3 (in a variation))`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonMovePlace {
+    /// The path of its list of moves (`moves`, `moves[0].variations[1].moves`).
+    pub line: String,
+    /// 0-based index in that list.
+    pub index: usize,
+    /// 1-based ply number in the game.
+    pub ply: usize,
+    /// Whether the list is a variation.
+    pub in_variation: bool,
+}
+
+/// What is wrong with a move of a JSON record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JsonMoveProblem {
+    /// Its variations would nest deeper than [`MAX_VARIATION_DEPTH`].
+    TooDeep,
+    /// It comes after the game ended.
+    AfterEnd {
+        /// The action.
+        action: Action,
+        /// How the game had ended.
+        outcome: Outcome,
+    },
+    /// The rules refuse it.
+    Illegal {
+        /// The action.
+        action: Action,
+        /// Why.
+        reason: IllegalAction,
+    },
+    /// Its `captures` are not what it captures.
+    Captures {
+        /// The cells given.
+        given: Vec<Cell>,
+        /// The action.
+        action: Action,
+        /// The cells it captures.
+        captured: Bitboard,
+    },
+}
+
+impl JsonRecordError {
+    fn from_serde(error: serde_json::Error) -> JsonRecordError {
+        let (line, column) = (error.line(), error.column());
+        let text = error.to_string();
+        let location = format!(" at line {line} column {column}");
+        let reason = match text.strip_suffix(&location) {
+            Some(reason) if line > 0 => reason.to_string(),
+            _ => text,
+        };
+        JsonRecordError::Json {
+            reason,
+            line,
+            column,
+        }
+    }
+}
+
+impl fmt::Display for JsonMovePlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let in_variation = if self.in_variation { IN_VARIATION } else { "" };
+        write!(
+            f,
+            "{}[{}] (ply {}{in_variation})",
+            self.line, self.index, self.ply
+        )
+    }
+}
+
+impl fmt::Display for JsonMoveProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonMoveProblem::TooDeep => {
+                write!(f, "variations nest at most {MAX_VARIATION_DEPTH} deep")
+            }
+            JsonMoveProblem::AfterEnd { action, outcome } => write!(
+                f,
+                "{action} comes after the end of the game ({} by {})",
+                outcome.result, outcome.termination
+            ),
+            JsonMoveProblem::Illegal { action, reason } => {
+                write!(f, "{action} is not legal: {reason}")
+            }
+            JsonMoveProblem::Captures {
+                given,
+                action,
+                captured,
+            } => write!(
+                f,
+                "captures {:?} do not match the action, which is {}",
+                given.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                format_annotated(*action, *captured)
+            ),
+        }
+    }
+}
+
+impl fmt::Display for JsonRecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonRecordError::Json {
+                reason,
+                line,
+                column,
+            } => {
+                f.write_str(reason)?;
+                if *line > 0 {
+                    write!(f, " at line {line} column {column}")?;
+                }
+                Ok(())
+            }
+            JsonRecordError::EngineTag { name } => write!(
+                f,
+                "the tag `{name}` belongs in its own field (variant, start, result, termination)"
+            ),
+            JsonRecordError::TooManyTags => write!(f, "a game has at most {MAX_TAGS} tags"),
+            JsonRecordError::InvalidTag { name } => write!(
+                f,
+                "the tag `{}` is not valid in a record (names are at most {MAX_TAG_NAME} \
+                 letters, digits and `_`; values are one line of at most 8192 bytes)",
+                clip(name)
+            ),
+            JsonRecordError::Start(error) => write!(f, "start: {error}"),
+            JsonRecordError::Move { at, problem } => write!(f, "{at}: {problem}"),
+            JsonRecordError::Verdict(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for JsonRecordError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            JsonRecordError::Start(error) => Some(error),
+            JsonRecordError::Move {
+                problem: JsonMoveProblem::Illegal { reason, .. },
+                ..
+            } => Some(reason),
+            JsonRecordError::Verdict(error) => Some(error),
+            _ => None,
+        }
     }
 }
 
@@ -528,14 +724,61 @@ mod tests {
     #[test]
     fn game_json_input_is_validated() {
         let e = GameRecord::from_json(r#"{"moves":[{"action":"f1-f3"}]}"#).unwrap_err();
+        let JsonRecordError::Move {
+            at,
+            problem: JsonMoveProblem::Illegal { action, .. },
+        } = &e
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!((at.line.as_str(), at.index, at.ply), ("moves", 0, 1));
+        assert_eq!(action.to_string(), "f1-f3");
         assert!(
-            e.starts_with("moves[0] (ply 1): f1-f3 is not legal: f3 is not next to f1"),
+            e.to_string()
+                .starts_with("moves[0] (ply 1): f1-f3 is not legal: f3 is not next to f1"),
             "{e}"
         );
         let e = GameRecord::from_json(r#"{"moves":[],"result":"1-0"}"#).unwrap_err();
-        assert!(e.contains("needs [Termination"), "{e}");
+        assert!(matches!(e, JsonRecordError::Verdict(_)), "{e:?}");
+        assert!(e.to_string().contains("needs [Termination"), "{e}");
         let e = GameRecord::from_json(r#"{"tags":{"Result":"*"},"moves":[]}"#).unwrap_err();
-        assert!(e.contains("belongs in its own field"), "{e}");
+        assert_eq!(
+            e,
+            JsonRecordError::EngineTag {
+                name: "Result".into()
+            }
+        );
+        assert!(e.to_string().contains("belongs in its own field"), "{e}");
+    }
+
+    /// `from_json`'s messages are word for word those of reading a record through serde
+    /// (what `from_json` returned before its error was typed), location included.
+    #[test]
+    fn typed_json_errors_render_as_serde_does() {
+        let long = "N".repeat(MAX_TAG_NAME + 1);
+        for text in [
+            "",
+            "[1, 2]",
+            r#"{"moves":[{"action":"f1-f3"}]}"#,
+            "{\n  \"moves\": [{\"action\": \"h9-g9\", \"captures\": [\"a1\"]}]\n}",
+            r#"{"moves":[{"action":"h9-g9","variations":[{"moves":[{"action":"f1-f3"}]}]}]}"#,
+            r#"{"moves":[],"result":"1-0"}"#,
+            r#"{"tags":{"Result":"*"},"moves":[]}"#,
+            r#"{"tags":{"A":"1","A":"2"},"moves":[]}"#,
+            &format!(r#"{{"tags":{{"{long}":"x"}},"moves":[]}}"#),
+            r#"{"start":"1g2G1/G5g w -","moves":[]}"#,
+            r#"{"moves":[],"colour":"red"}"#,
+            r#"{"moves":[{"action":"h9-g9"}] "#,
+        ] {
+            let typed = GameRecord::from_json(text).unwrap_err();
+            let serde = serde_json::from_str::<GameRecord>(text).unwrap_err();
+            assert_eq!(typed.to_string(), serde.to_string(), "{text}");
+        }
+        let e = GameRecord::from_json("{\n \"moves\": 3}").unwrap_err();
+        let JsonRecordError::Json { line, column, .. } = e else {
+            panic!("{e:?}")
+        };
+        assert_eq!((line, column), (2, 11));
     }
 
     #[test]
@@ -544,7 +787,7 @@ mod tests {
         let e = GameRecord::from_json(&format!(r#"{{"tags":{{"{long}":"x"}},"moves":[]}}"#))
             .unwrap_err();
         assert!(
-            e.starts_with(&format!(
+            e.to_string().starts_with(&format!(
                 "the tag `{long}` is not valid in a record (names are at most 64"
             )),
             "{e}"
@@ -552,7 +795,10 @@ mod tests {
         let many: Vec<String> = (0..100_000).map(|i| format!(r#""T{i}":"v""#)).collect();
         let e = GameRecord::from_json(&format!(r#"{{"tags":{{{}}},"moves":[]}}"#, many.join(",")))
             .unwrap_err();
-        assert!(e.starts_with("a game has at most 256 tags"), "{e}");
+        assert!(
+            e.to_string().starts_with("a game has at most 256 tags"),
+            "{e}"
+        );
     }
 
     #[test]

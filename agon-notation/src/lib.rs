@@ -69,7 +69,9 @@ pub use annotation::{
     Annotation, Annotations, Comment, Nag, ParseNagError, Suffix, Variation, MAX_VARIATION_DEPTH,
 };
 pub use error::{move_number, ErrorKind, RecordError};
-pub use json::{PieceJson, PositionJson, RemovedJson};
+pub use json::{
+    JsonMovePlace, JsonMoveProblem, JsonRecordError, PieceJson, PositionJson, RemovedJson,
+};
 pub use position_notation::{
     format_position, parse_position, parse_setup, PositionError, PLACEMENT_START_POSITION,
     START_POSITION,

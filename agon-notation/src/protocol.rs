@@ -32,40 +32,16 @@
 //! ```
 
 mod command;
+mod error;
 mod line;
 mod message;
 
 pub use command::{Command, Go, PositionCommand, Start, COMMANDS, MAX_DEPTH};
+pub use error::{Found, LineKind, OptionProblem, OptionValueError, OptionValueKind, ProtocolError};
 pub use line::{read_line, Line, MAX_LINE};
 pub use message::{
     EngineMessage, EngineOption, EvalLine, IdField, Info, OptionKind, Score, MESSAGES,
 };
-
-use std::fmt;
-
-/// A line that does not follow the protocol, or a `position` that does not replay: what
-/// was wrong and what was expected. An engine prints it as `error MESSAGE`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProtocolError {
-    /// One line of text, starting with the command it is about.
-    pub message: String,
-}
-
-impl ProtocolError {
-    pub(crate) fn new(message: impl Into<String>) -> ProtocolError {
-        ProtocolError {
-            message: one_line(&message.into()),
-        }
-    }
-}
-
-impl fmt::Display for ProtocolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ProtocolError {}
 
 /// Text made safe for one protocol line: control characters (line breaks included) become
 /// spaces.
@@ -88,26 +64,27 @@ pub(crate) fn quote(text: &str) -> String {
 
 /// Reads a whole number in `min..=max` given after `key` in `command`.
 pub(crate) fn number<T>(
-    command: &str,
+    command: &'static str,
     key: &str,
     text: Option<&str>,
     min: T,
     max: T,
 ) -> Result<T, ProtocolError>
 where
-    T: std::str::FromStr + PartialOrd + fmt::Display + Copy,
+    T: std::str::FromStr + PartialOrd + Into<i128> + Copy,
 {
-    let expected = format!("{command}: `{key}` needs a whole number from {min} to {max}");
+    let error = |found: Found| ProtocolError::Number {
+        command,
+        key: key.to_string(),
+        min: min.into(),
+        max: max.into(),
+        found,
+    };
     match text {
-        None => Err(ProtocolError::new(format!(
-            "{expected}, found the end of the line"
-        ))),
+        None => Err(error(Found::EndOfLine)),
         Some(text) => match text.parse::<T>() {
             Ok(n) if n >= min && n <= max => Ok(n),
-            _ => Err(ProtocolError::new(format!(
-                "{expected}, found `{}`",
-                quote(text)
-            ))),
+            _ => Err(error(Found::Word(text.to_string()))),
         },
     }
 }

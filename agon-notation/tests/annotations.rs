@@ -201,7 +201,20 @@ fn hostile_nesting_is_an_error_not_a_stack_overflow() {
         1,
     );
     let e = GameRecord::from_json(&json).unwrap_err();
-    assert!(e.contains("variations nest at most 16 deep"), "{e}");
+    assert!(
+        matches!(
+            e,
+            agon_notation::JsonRecordError::Move {
+                problem: agon_notation::JsonMoveProblem::TooDeep,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().contains("variations nest at most 16 deep"),
+        "{e}"
+    );
 }
 
 #[test]

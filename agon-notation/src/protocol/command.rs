@@ -1,6 +1,6 @@
 //! The controller's commands: what a harness or GUI sends to an engine.
 
-use super::{number, quote, ProtocolError};
+use super::{number, Found, LineKind, ProtocolError};
 use crate::action_token::{format_annotated, AnnotatedAction};
 use crate::position_notation::{format_position, parse_position};
 use agon_core::{Game, Position, Rules};
@@ -123,27 +123,29 @@ impl PositionCommand {
     pub fn game(&self, rules: Rules) -> Result<Game, ProtocolError> {
         let start = match &self.start {
             Start::Startpos => Position::start(rules),
-            Start::Position(text) => parse_position(text, rules).map_err(|e| {
-                ProtocolError::new(format!(
-                    "position: `{}` is not a position under the rules `{rules}`: {e}",
-                    quote(text)
-                ))
-            })?,
+            Start::Position(text) => {
+                parse_position(text, rules).map_err(|error| ProtocolError::Position {
+                    text: text.clone(),
+                    rules,
+                    error,
+                })?
+            }
         };
         let mut game = Game::from_position(start);
         for (i, token) in self.moves.iter().enumerate() {
             if let Some(outcome) = game.outcome() {
-                return Err(ProtocolError::new(format!(
-                    "position: move {} ({}): the game is already over ({} by {})",
-                    i + 1,
-                    token.action,
-                    outcome.result,
-                    outcome.termination
-                )));
+                return Err(ProtocolError::GameOver {
+                    number: i + 1,
+                    action: token.action,
+                    outcome,
+                });
             }
             token
                 .check(game.position())
-                .map_err(|e| ProtocolError::new(format!("position: move {}: {e}", i + 1)))?;
+                .map_err(|error| ProtocolError::Move {
+                    number: i + 1,
+                    error,
+                })?;
             game.play_unchecked(token.action);
         }
         Ok(game)
@@ -155,20 +157,25 @@ impl Command {
     /// spaces or tabs).
     pub fn parse(line: &str) -> Result<Command, ProtocolError> {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&head, rest)) = words.split_first() else {
-            return Err(ProtocolError::new(format!(
-                "empty line; expected a command: {}",
-                COMMANDS.join(", ")
-            )));
+        let Some((&word, rest)) = words.split_first() else {
+            return Err(ProtocolError::EmptyLine {
+                of: LineKind::Command,
+            });
+        };
+        let Some(head) = COMMANDS.into_iter().find(|&command| command == word) else {
+            return Err(ProtocolError::UnknownWord {
+                of: LineKind::Command,
+                word: word.to_string(),
+            });
         };
         let bare = |command: Command| {
             if rest.is_empty() {
                 Ok(command)
             } else {
-                Err(ProtocolError::new(format!(
-                    "{head}: takes no arguments, found `{}`",
-                    quote(&rest.join(" "))
-                )))
+                Err(ProtocolError::Arguments {
+                    command: head,
+                    found: rest.join(" "),
+                })
             }
         };
         match head {
@@ -182,11 +189,11 @@ impl Command {
             "variant" => parse_variant(rest),
             "position" => parse_position_command(rest).map(Command::Position),
             "go" => parse_go(rest).map(Command::Go),
-            other => Err(ProtocolError::new(format!(
-                "unknown command `{}`; expected one of {}",
-                quote(other),
-                COMMANDS.join(", ")
-            ))),
+            // Every word of COMMANDS has an arm above; this one only keeps the match total.
+            other => Err(ProtocolError::UnknownWord {
+                of: LineKind::Command,
+                word: other.to_string(),
+            }),
         }
     }
 }
@@ -199,9 +206,13 @@ impl FromStr for Command {
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, ProtocolError> {
-    const USAGE: &str = "setoption: expected `setoption name NAME value VALUE`";
+    let usage = |found: Found| ProtocolError::Malformed {
+        command: "setoption",
+        expected: "`setoption name NAME value VALUE`".to_string(),
+        found,
+    };
     if rest.first() != Some(&"name") {
-        return Err(ProtocolError::new(USAGE));
+        return Err(usage(Found::Unspecified));
     }
     let rest = &rest[1..];
     let (name, value) = match rest.iter().position(|&w| w == "value") {
@@ -209,7 +220,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ProtocolError> {
         None => (rest, None),
     };
     if name.is_empty() {
-        return Err(ProtocolError::new(format!("{USAGE}; the name is missing")));
+        return Err(usage(Found::Missing("the name")));
     }
     Ok(Command::SetOption {
         name: name.join(" "),
@@ -222,15 +233,18 @@ fn parse_variant(rest: &[&str]) -> Result<Command, ProtocolError> {
         [name] => name
             .parse::<Rules>()
             .map(Command::Variant)
-            .map_err(|e| ProtocolError::new(format!("variant: {e}"))),
-        [] => Err(ProtocolError::new(
-            "variant: expected a rule-set name such as `standard` or `capture=ring,touch-move=on`",
-        )),
-        _ => Err(ProtocolError::new(format!(
-            "variant: expected one rule-set name without spaces (switches joined by commas), \
-             found `{}`",
-            quote(&rest.join(" "))
-        ))),
+            .map_err(ProtocolError::Variant),
+        [] => Err(ProtocolError::Malformed {
+            command: "variant",
+            expected: "a rule-set name such as `standard` or `capture=ring,touch-move=on`"
+                .to_string(),
+            found: Found::Unspecified,
+        }),
+        _ => Err(ProtocolError::Malformed {
+            command: "variant",
+            expected: "one rule-set name without spaces (switches joined by commas)".to_string(),
+            found: Found::Word(rest.join(" ")),
+        }),
     }
 }
 
@@ -241,17 +255,20 @@ fn parse_position_command(rest: &[&str]) -> Result<PositionCommand, ProtocolErro
     };
     let start = match start {
         [] => {
-            return Err(ProtocolError::new(
-                "position: expected `startpos` or a position string, then optionally `moves` \
-                 and actions",
-            ))
+            return Err(ProtocolError::Malformed {
+                command: "position",
+                expected: "`startpos` or a position string, then optionally `moves` and actions"
+                    .to_string(),
+                found: Found::Unspecified,
+            })
         }
         ["startpos"] => Start::Startpos,
         ["startpos", extra, ..] => {
-            return Err(ProtocolError::new(format!(
-                "position: expected `moves` or the end of the line after `startpos`, found `{}`",
-                quote(extra)
-            )))
+            return Err(ProtocolError::Malformed {
+                command: "position",
+                expected: "`moves` or the end of the line after `startpos`".to_string(),
+                found: Found::Word(extra.to_string()),
+            })
         }
         words => Start::Position(words.join(" ")),
     };
@@ -259,8 +276,10 @@ fn parse_position_command(rest: &[&str]) -> Result<PositionCommand, ProtocolErro
         .iter()
         .enumerate()
         .map(|(i, token)| {
-            AnnotatedAction::parse(token)
-                .map_err(|e| ProtocolError::new(format!("position: move {}: {e}", i + 1)))
+            AnnotatedAction::parse(token).map_err(|error| ProtocolError::Move {
+                number: i + 1,
+                error,
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(PositionCommand { start, moves })
@@ -272,7 +291,10 @@ fn parse_go(rest: &[&str]) -> Result<Go, ProtocolError> {
     while let Some(word) = words.next() {
         let twice = |given: bool| {
             if given {
-                Err(ProtocolError::new(format!("go: `{word}` is given twice")))
+                Err(ProtocolError::Repeated {
+                    command: "go",
+                    key: word.to_string(),
+                })
             } else {
                 Ok(())
             }
@@ -295,17 +317,17 @@ fn parse_go(rest: &[&str]) -> Result<Go, ProtocolError> {
                 go.infinite = true;
             }
             other => {
-                return Err(ProtocolError::new(format!(
-                    "go: unknown limit `{}`; expected depth N, nodes N, movetime MS or infinite",
-                    quote(other)
-                )))
+                return Err(ProtocolError::UnknownField {
+                    command: "go",
+                    what: "limit",
+                    word: other.to_string(),
+                    expected: "depth N, nodes N, movetime MS or infinite",
+                })
             }
         }
     }
     if go.infinite && (go.depth.is_some() || go.nodes.is_some() || go.movetime.is_some()) {
-        return Err(ProtocolError::new(
-            "go: `infinite` takes no other limit (it searches until `stop`)",
-        ));
+        return Err(ProtocolError::InfiniteWithLimit);
     }
     Ok(go)
 }
@@ -377,7 +399,7 @@ mod tests {
     fn error(line: &str) -> String {
         match Command::parse(line) {
             Ok(c) => panic!("`{line}` parsed as {c:?}"),
-            Err(e) => e.message,
+            Err(e) => e.to_string(),
         }
     }
 
@@ -439,6 +461,13 @@ mod tests {
             error(""),
             "empty line; expected a command: agon, setoption, newgame, variant, position, go, \
              stop, eval, isready, quit"
+        );
+        assert_eq!(
+            Command::parse("uci"),
+            Err(ProtocolError::UnknownWord {
+                of: LineKind::Command,
+                word: "uci".into()
+            })
         );
         assert_eq!(
             error("uci"),
@@ -521,7 +550,8 @@ mod tests {
         let Err(e) = p.game(Rules::STANDARD) else {
             panic!("the position replayed")
         };
-        let e = e.message;
+        assert!(matches!(e, ProtocolError::Move { number: 2, .. }), "{e:?}");
+        let e = e.to_string();
         assert!(
             e.starts_with("position: move 2: h9-g9 is not legal: "),
             "{e}"
@@ -534,7 +564,11 @@ mod tests {
         let Err(e) = p.game(Rules::STANDARD) else {
             panic!("the position replayed")
         };
-        let e = e.message;
+        let ProtocolError::Position { text, rules, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!((text.as_str(), *rules), ("1g2G1/G5g w -", Rules::STANDARD));
+        let e = e.to_string();
         assert!(
             e.starts_with(
                 "position: `1g2G1/G5g w -` is not a position under the rules `standard`: column"

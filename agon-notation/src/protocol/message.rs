@@ -1,6 +1,9 @@
 //! The engine's messages: what an engine prints in answer to the controller.
 
-use super::{number, one_line, quote, ProtocolError};
+use super::{
+    number, one_line, Found, LineKind, OptionProblem, OptionValueError, OptionValueKind,
+    ProtocolError,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -74,30 +77,27 @@ pub enum OptionKind {
 }
 
 /// How an `info` line writes the empty string default of a string option, as UCI does.
-const EMPTY: &str = "<empty>";
+pub(super) const EMPTY: &str = "<empty>";
 
 impl EngineOption {
     /// Checks a value for this option; says what the option takes if it does not fit.
-    pub fn check_value(&self, value: &str) -> Result<(), String> {
-        match &self.kind {
+    pub fn check_value(&self, value: &str) -> Result<(), OptionValueError> {
+        let expected = match self.kind {
             OptionKind::Spin { min, max, .. } => match value.parse::<i128>() {
-                Ok(n) if (*min..=*max).contains(&n) => Ok(()),
-                _ => Err(format!(
-                    "option `{}` takes a whole number from {min} to {max}, not `{}`",
-                    self.name,
-                    quote(value)
-                )),
+                Ok(n) if (min..=max).contains(&n) => return Ok(()),
+                _ => OptionValueKind::Number { min, max },
             },
             OptionKind::Check { .. } => match value {
-                "true" | "false" => Ok(()),
-                _ => Err(format!(
-                    "option `{}` takes `true` or `false`, not `{}`",
-                    self.name,
-                    quote(value)
-                )),
+                "true" | "false" => return Ok(()),
+                _ => OptionValueKind::Boolean,
             },
-            OptionKind::String { .. } => Ok(()),
-        }
+            OptionKind::String { .. } => return Ok(()),
+        };
+        Err(OptionValueError {
+            name: self.name.clone(),
+            expected,
+            value: value.to_string(),
+        })
     }
 }
 
@@ -171,20 +171,25 @@ impl EngineMessage {
             .split(|c: char| c.is_whitespace() || c.is_control())
             .filter(|word| !word.is_empty())
             .collect();
-        let Some((&head, rest)) = words.split_first() else {
-            return Err(ProtocolError::new(format!(
-                "empty line; expected a message: {}",
-                MESSAGES.join(", ")
-            )));
+        let Some((&word, rest)) = words.split_first() else {
+            return Err(ProtocolError::EmptyLine {
+                of: LineKind::Message,
+            });
+        };
+        let Some(head) = MESSAGES.into_iter().find(|&message| message == word) else {
+            return Err(ProtocolError::UnknownWord {
+                of: LineKind::Message,
+                word: word.to_string(),
+            });
         };
         let bare = |message: EngineMessage| {
             if rest.is_empty() {
                 Ok(message)
             } else {
-                Err(ProtocolError::new(format!(
-                    "{head}: takes no arguments, found `{}`",
-                    quote(&rest.join(" "))
-                )))
+                Err(ProtocolError::Arguments {
+                    command: head,
+                    found: rest.join(" "),
+                })
             }
         };
         match head {
@@ -196,20 +201,15 @@ impl EngineMessage {
             "eval" => parse_eval(rest).map(EngineMessage::Eval),
             "bestmove" => match rest {
                 [token] => Ok(EngineMessage::BestMove(token.to_string())),
-                [] => Err(ProtocolError::new(
-                    "bestmove: expected one action, found the end of the line",
-                )),
-                _ => Err(ProtocolError::new(format!(
-                    "bestmove: expected one action, found `{}`",
-                    quote(&rest.join(" "))
-                ))),
+                [] => Err(one_action(Found::EndOfLine)),
+                _ => Err(one_action(Found::Word(rest.join(" ")))),
             },
             "error" => Ok(EngineMessage::Error(rest.join(" "))),
-            other => Err(ProtocolError::new(format!(
-                "unknown message `{}`; expected one of {}",
-                quote(other),
-                MESSAGES.join(", ")
-            ))),
+            // Every word of MESSAGES has an arm above; this one only keeps the match total.
+            other => Err(ProtocolError::UnknownWord {
+                of: LineKind::Message,
+                word: other.to_string(),
+            }),
         }
     }
 }
@@ -221,38 +221,59 @@ impl FromStr for EngineMessage {
     }
 }
 
+/// `bestmove` without exactly one action.
+fn one_action(found: Found) -> ProtocolError {
+    ProtocolError::Malformed {
+        command: "bestmove",
+        expected: "one action".to_string(),
+        found,
+    }
+}
+
 fn parse_id(rest: &[&str]) -> Result<EngineMessage, ProtocolError> {
     let field = match rest.first() {
         Some(&"name") => IdField::Name,
         Some(&"author") => IdField::Author,
         _ => {
-            return Err(ProtocolError::new(
-                "id: expected `id name TEXT` or `id author TEXT`",
-            ))
+            return Err(ProtocolError::Malformed {
+                command: "id",
+                expected: "`id name TEXT` or `id author TEXT`".to_string(),
+                found: Found::Unspecified,
+            })
         }
     };
     if rest.len() < 2 {
-        return Err(ProtocolError::new(format!(
-            "id: expected text after `id {}`",
-            rest[0]
-        )));
+        return Err(ProtocolError::Malformed {
+            command: "id",
+            expected: format!("text after `id {}`", rest[0]),
+            found: Found::Unspecified,
+        });
     }
     Ok(EngineMessage::Id(field, rest[1..].join(" ")))
 }
 
 fn parse_option(rest: &[&str]) -> Result<EngineOption, ProtocolError> {
-    const USAGE: &str = "option: expected `option name NAME type spin|check|string default VALUE` \
-                         (spin also `min A max B`)";
+    let usage = |found: Found| ProtocolError::Malformed {
+        command: "option",
+        expected: "`option name NAME type spin|check|string default VALUE` (spin also `min A \
+                   max B`)"
+            .to_string(),
+        found,
+    };
     if rest.first() != Some(&"name") {
-        return Err(ProtocolError::new(USAGE));
+        return Err(usage(Found::Unspecified));
     }
     let Some(at) = rest.iter().position(|&w| w == "type") else {
-        return Err(ProtocolError::new(format!("{USAGE}; `type` is missing")));
+        return Err(usage(Found::Missing("`type`")));
     };
     let name = rest[1..at].join(" ");
     if name.is_empty() {
-        return Err(ProtocolError::new(format!("{USAGE}; the name is missing")));
+        return Err(usage(Found::Missing("the name")));
     }
+    let problem = |problem: OptionProblem| ProtocolError::Option {
+        name: name.clone(),
+        problem,
+    };
     let kind = rest.get(at + 1).copied();
     let fields = &rest[(at + 2).min(rest.len())..];
     let kind = match kind {
@@ -265,40 +286,34 @@ fn parse_option(rest: &[&str]) -> Result<EngineOption, ProtocolError> {
                     "min" => 1,
                     "max" => 2,
                     other => {
-                        return Err(ProtocolError::new(format!(
-                            "option: unknown spin field `{}`; expected default, min and max",
-                            quote(other)
-                        )))
+                        return Err(ProtocolError::UnknownField {
+                            command: "option",
+                            what: "spin field",
+                            word: other.to_string(),
+                            expected: "default, min and max",
+                        })
                     }
                 };
                 if values[slot].is_some() {
-                    return Err(ProtocolError::new(format!(
-                        "option: `{key}` is given twice"
-                    )));
+                    return Err(ProtocolError::Repeated {
+                        command: "option",
+                        key: key.to_string(),
+                    });
                 }
                 values[slot] = Some(number("option", key, words.next(), i128::MIN, i128::MAX)?);
             }
             let [Some(default), Some(min), Some(max)] = values else {
-                return Err(ProtocolError::new(format!(
-                    "option `{name}`: a spin option needs default, min and max"
-                )));
+                return Err(problem(OptionProblem::SpinIncomplete));
             };
             if !(min <= default && default <= max) {
-                return Err(ProtocolError::new(format!(
-                    "option `{name}`: expected min <= default <= max, found {min}, {default}, \
-                     {max}"
-                )));
+                return Err(problem(OptionProblem::SpinOrder { default, min, max }));
             }
             OptionKind::Spin { default, min, max }
         }
         Some("check") => match fields {
             ["default", "true"] => OptionKind::Check { default: true },
             ["default", "false"] => OptionKind::Check { default: false },
-            _ => {
-                return Err(ProtocolError::new(format!(
-                    "option `{name}`: a check option needs `default true` or `default false`"
-                )))
-            }
+            _ => return Err(problem(OptionProblem::CheckDefault)),
         },
         Some("string") => match fields {
             ["default", value @ ..] if !value.is_empty() => OptionKind::String {
@@ -307,16 +322,11 @@ fn parse_option(rest: &[&str]) -> Result<EngineOption, ProtocolError> {
                     _ => value.join(" "),
                 },
             },
-            _ => {
-                return Err(ProtocolError::new(format!(
-                    "option `{name}`: a string option needs `default TEXT` (`{EMPTY}` for none)"
-                )))
-            }
+            _ => return Err(problem(OptionProblem::StringDefault)),
         },
         other => {
-            return Err(ProtocolError::new(format!(
-                "option `{name}`: unknown type `{}`; expected spin, check or string",
-                quote(other.unwrap_or(""))
+            return Err(problem(OptionProblem::UnknownType(
+                other.unwrap_or("").to_string(),
             )))
         }
     };
@@ -328,7 +338,10 @@ fn parse_info(rest: &[&str]) -> Result<Info, ProtocolError> {
     let mut i = 0;
     let twice = |key: &str, given: bool| {
         if given {
-            Err(ProtocolError::new(format!("info: `{key}` is given twice")))
+            Err(ProtocolError::Repeated {
+                command: "info",
+                key: key.to_string(),
+            })
         } else {
             Ok(())
         }
@@ -372,9 +385,11 @@ fn parse_info(rest: &[&str]) -> Result<Info, ProtocolError> {
                     .position(|&w| w == "string")
                     .map_or(rest.len(), |k| i + k);
                 if end == i {
-                    return Err(ProtocolError::new(
-                        "info: expected at least one action after `pv`",
-                    ));
+                    return Err(ProtocolError::Malformed {
+                        command: "info",
+                        expected: "at least one action after `pv`".to_string(),
+                        found: Found::Unspecified,
+                    });
                 }
                 info.pv = rest[i..end].iter().map(|w| w.to_string()).collect();
                 i = end;
@@ -384,11 +399,12 @@ fn parse_info(rest: &[&str]) -> Result<Info, ProtocolError> {
                 break;
             }
             other => {
-                return Err(ProtocolError::new(format!(
-                    "info: unknown field `{}`; expected depth, multipv, score, nodes, nps, \
-                     time, pv or string",
-                    quote(other)
-                )))
+                return Err(ProtocolError::UnknownField {
+                    command: "info",
+                    what: "field",
+                    word: other.to_string(),
+                    expected: "depth, multipv, score, nodes, nps, time, pv or string",
+                })
             }
         }
     }
@@ -397,7 +413,7 @@ fn parse_info(rest: &[&str]) -> Result<Info, ProtocolError> {
 
 /// `units N`, `win N` or `loss N` after the word `score` of a `command` line.
 fn parse_score(
-    command: &str,
+    command: &'static str,
     kind: Option<&str>,
     value: Option<&str>,
 ) -> Result<Score, ProtocolError> {
@@ -406,9 +422,11 @@ fn parse_score(
         Some("win") => Score::Win(number(command, "score win", value, 0, u32::MAX)?),
         Some("loss") => Score::Loss(number(command, "score loss", value, 0, u32::MAX)?),
         _ => {
-            return Err(ProtocolError::new(format!(
-                "{command}: expected `score units N`, `score win N` or `score loss N`"
-            )))
+            return Err(ProtocolError::Malformed {
+                command,
+                expected: "`score units N`, `score win N` or `score loss N`".to_string(),
+                found: Found::Unspecified,
+            })
         }
     })
 }
@@ -416,10 +434,11 @@ fn parse_score(
 fn parse_eval(rest: &[&str]) -> Result<EvalLine, ProtocolError> {
     let side = |key: &str, word: Option<&&str>, value: Option<&&str>| {
         if word != Some(&key) {
-            return Err(ProtocolError::new(format!(
-                "eval: expected `{key} N`, found `{}`",
-                quote(word.copied().unwrap_or(""))
-            )));
+            return Err(ProtocolError::Malformed {
+                command: "eval",
+                expected: format!("`{key} N`"),
+                found: Found::Word(word.copied().unwrap_or("").to_string()),
+            });
         }
         number("eval", key, value.copied(), i64::MIN, i64::MAX)
     };
@@ -434,10 +453,13 @@ fn parse_eval(rest: &[&str]) -> Result<EvalLine, ProtocolError> {
             black: side("black", rest.get(3), rest.get(4))?,
             score: parse_score("eval", Some(rest[6]), Some(rest[7]))?,
         }),
-        _ => Err(ProtocolError::new(
-            "eval: expected `eval term NAME white N black N` or \
-             `eval total white N black N score units N`",
-        )),
+        _ => Err(ProtocolError::Malformed {
+            command: "eval",
+            expected: "`eval term NAME white N black N` or `eval total white N black N score \
+                       units N`"
+                .to_string(),
+            found: Found::Unspecified,
+        }),
     }
 }
 
@@ -541,7 +563,7 @@ mod tests {
     fn error(line: &str) -> String {
         match EngineMessage::parse(line) {
             Ok(m) => panic!("`{line}` parsed as {m:?}"),
-            Err(e) => e.message,
+            Err(e) => e.to_string(),
         }
     }
 
@@ -694,8 +716,17 @@ mod tests {
             },
         };
         assert!(spin.check_value("64").is_ok());
+        let e = spin.check_value("0").unwrap_err();
         assert_eq!(
-            spin.check_value("0").unwrap_err(),
+            e,
+            OptionValueError {
+                name: "Hash".into(),
+                expected: OptionValueKind::Number { min: 1, max: 4096 },
+                value: "0".into(),
+            }
+        );
+        assert_eq!(
+            e.to_string(),
             "option `Hash` takes a whole number from 1 to 4096, not `0`"
         );
         let check = EngineOption {
@@ -703,7 +734,10 @@ mod tests {
             kind: OptionKind::Check { default: false },
         };
         assert!(check.check_value("true").is_ok());
-        assert!(check.check_value("yes").is_err());
+        assert_eq!(
+            check.check_value("yes").unwrap_err().to_string(),
+            "option `Ponder` takes `true` or `false`, not `yes`"
+        );
     }
 
     #[test]

@@ -96,7 +96,7 @@ fn main() {
         let command = match Command::parse(&line) {
             Ok(command) => command,
             Err(e) => {
-                send(EngineMessage::Error(e.message));
+                send(EngineMessage::Error(e.to_string()));
                 continue;
             }
         };
@@ -115,7 +115,7 @@ fn main() {
             Command::NewGame => game = Game::new(rules),
             Command::Position(p) => match p.game(rules) {
                 Ok(g) => game = g,
-                Err(e) => send(EngineMessage::Error(e.message)),
+                Err(e) => send(EngineMessage::Error(e.to_string())),
             },
             Command::IsReady => send(EngineMessage::ReadyOk),
             Command::Go(_) => {
