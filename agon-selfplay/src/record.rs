@@ -134,6 +134,24 @@ pub enum ScanError<E> {
     Found(E),
 }
 
+impl<E: std::fmt::Display> std::fmt::Display for ScanError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScanError::Read(e) => write!(f, "cannot read the records: {e}"),
+            ScanError::Found(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for ScanError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ScanError::Read(e) => Some(e),
+            ScanError::Found(e) => Some(e),
+        }
+    }
+}
+
 /// Reads an `.agn` file written by this harness record by record, holding one record in
 /// memory at a time, and calls `found` with the place of each complete, readable record in
 /// file order (the rules of [`split_records`], which is this scan over a byte slice).

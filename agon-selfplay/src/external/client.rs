@@ -59,6 +59,33 @@ pub enum StartError {
     Failed(Failure),
 }
 
+impl std::fmt::Display for Failure {
+    /// The reason and the termination it leads to: `timeout: no answer within 5 s`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.termination, self.reason)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Settings(message) => f.write_str(message),
+            StartError::Failed(failure) => failure.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StartError::Settings(_) => None,
+            StartError::Failed(failure) => Some(failure),
+        }
+    }
+}
+
 /// What the reader thread passes on.
 enum Event {
     Line(Line),
