@@ -4,9 +4,11 @@
 //! with exact scores.
 
 use agon_core::agents::{evaluate, AlphaBetaAgent, AlphaBetaConfig, SearchReport};
-use agon_core::{ActionList, Game, Rng, Rules, Side};
+use agon_core::{Game, Rules, Side};
 use std::fmt::Write;
 use std::path::PathBuf;
+
+mod common;
 
 /// The rule sets the pinned searches cover.
 fn rule_sets() -> Vec<Rules> {
@@ -21,23 +23,9 @@ fn rule_sets() -> Vec<Rules> {
     rules
 }
 
-/// Positions from random play (stopped at assorted plies), the games not over.
+/// Positions from random play (stopped at assorted plies below 90), the games not over.
 fn positions(rules: Rules, count: u64, seed: u64) -> Vec<Game> {
-    let mut games = Vec::new();
-    let mut list = ActionList::new();
-    for i in 0..count {
-        let mut rng = Rng::for_stream(seed, i);
-        let mut game = Game::new(rules);
-        let plies = rng.below(90);
-        while !game.is_over() && game.ply_count() < plies {
-            game.position().legal().generate(&mut list);
-            game.play_unchecked(list[rng.below(list.len())]);
-        }
-        if !game.is_over() {
-            games.push(game);
-        }
-    }
-    games
+    common::random_games(rules, count, seed, 90)
 }
 
 /// One line per search: rules, ply, action, score, depth, nodes, line.

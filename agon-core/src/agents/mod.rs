@@ -141,24 +141,8 @@ mod tests {
         rules
     }
 
-    /// Games from random play, stopped at assorted plies, to ask agents about.
-    fn random_games(rules: Rules, count: u64, seed: u64) -> Vec<Game> {
-        let mut games = Vec::new();
-        let mut list = ActionList::new();
-        for i in 0..count {
-            let mut rng = Rng::for_stream(seed, i);
-            let mut game = Game::new(rules);
-            let plies = rng.below(120);
-            while !game.is_over() && game.ply_count() < plies {
-                game.position().legal().generate(&mut list);
-                game.play_unchecked(list[rng.below(list.len())]);
-            }
-            if !game.is_over() {
-                games.push(game);
-            }
-        }
-        games
-    }
+    // `random_games(rules, count, seed, max_plies)`, shared with the integration tests.
+    include!("../../tests/common/random_games.rs");
 
     const SPECS: [&str; 5] = [
         "random",
@@ -173,7 +157,7 @@ mod tests {
         for rules in all_rules() {
             for spec in SPECS {
                 let mut agent = from_spec(spec, 11).unwrap();
-                for game in random_games(rules, 8, 3) {
+                for game in random_games(rules, 8, 3, 120) {
                     let action = agent.choose(&game);
                     assert!(
                         game.position().legal().contains(action),
@@ -212,7 +196,7 @@ mod tests {
         let mut positions = 0;
         let mut seen = [false; EvalTerm::ALL.len()];
         for rules in all_rules() {
-            for game in random_games(rules, 30, 9) {
+            for game in random_games(rules, 30, 9, 120) {
                 let position = game.position();
                 let Some(terms) = evaluate_terms(position) else {
                     assert_eq!(evaluate(position), None);
@@ -270,7 +254,7 @@ mod tests {
 
     #[test]
     fn searching_agents_report_their_scores_and_the_others_none() {
-        let games = random_games(Rules::STANDARD, 6, 21);
+        let games = random_games(Rules::STANDARD, 6, 21, 120);
         let game = games.last().expect("a game in progress");
         for spec in ["random", "greedy"] {
             let mut agent = from_spec(spec, 1).unwrap();

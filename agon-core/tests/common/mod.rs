@@ -1,9 +1,12 @@
-//! Helpers shared by the integration tests: building positions from piece lists, and
-//! reading legal actions, captures and refusals as strings a reader can check by eye.
+//! Helpers shared by the integration tests: building positions from piece lists, games
+//! from random play, and reading legal actions, captures and refusals as strings a reader
+//! can check by eye.
 
 #![allow(dead_code)]
 
-use agon_core::{Action, Cell, Game, Position, Rules, Setup, Side};
+use agon_core::{Action, ActionList, Cell, Game, Position, Rng, Rules, Setup, Side};
+
+include!("random_games.rs");
 
 /// A cell by name.
 pub fn cell(name: &str) -> Cell {
