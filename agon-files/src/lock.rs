@@ -117,9 +117,7 @@ mod tests {
 
     #[test]
     fn a_second_lock_is_refused_with_the_holder_s_pid_until_the_first_is_dropped() {
-        let dir = std::env::temp_dir().join(format!("agon-files-lock-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = agon_tests::scratch::ScratchDir::new("files-lock");
         let first = DirLock::acquire(&dir).unwrap();
         // flock locks belong to open files, so a second open in the same process conflicts
         // exactly as another process would.

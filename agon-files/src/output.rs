@@ -342,12 +342,10 @@ fn remove_stale_temp_files(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agon_tests::scratch::ScratchDir;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agon-files-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> ScratchDir {
+        ScratchDir::new(&format!("files-{name}"))
     }
 
     fn names(dir: &Path) -> Vec<String> {

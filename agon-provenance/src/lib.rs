@@ -87,12 +87,8 @@ mod tests {
     }
 
     /// A fresh empty folder for one test.
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("agon-provenance-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> agon_tests::scratch::ScratchDir {
+        agon_tests::scratch::ScratchDir::new(&format!("provenance-{name}"))
     }
 
     fn git(dir: &Path, args: &[&str]) -> Option<String> {

@@ -364,8 +364,7 @@ mod tests {
 
     #[test]
     fn json_and_toml_files_hold_the_same_settings() {
-        let dir = std::env::temp_dir().join(format!("agon-selfplay-config-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = agon_tests::scratch::ScratchDir::new("selfplay-config");
         let json = dir.join("e.json");
         std::fs::write(
             &json,

@@ -6,7 +6,9 @@
 //! Without Chromium the tests that need it say so and pass, unless
 //! `AGON_REQUIRE_BROWSER` is set (`.ci/run` sets it and installs the browser).
 
+use crate::scratch::ScratchDir;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::process::Command;
 
 /// The names Chromium goes by on PATH.
@@ -35,7 +37,7 @@ pub fn skip(test: &str, missing: &str) {
 /// Chromium on this machine.
 pub struct Browser {
     path: PathBuf,
-    scratch: PathBuf,
+    scratch: ScratchDir,
 }
 
 /// What a page load left behind.
@@ -108,10 +110,12 @@ impl Browser {
     /// Chromium, if installed (`chromium`, `chromium-browser` or `google-chrome` on PATH).
     pub fn find() -> Option<Browser> {
         let path = on_path(CHROMIUM)?;
-        let scratch = std::env::temp_dir()
-            .join("agon-browser-tests")
-            .join(std::process::id().to_string());
-        std::fs::create_dir_all(&scratch).ok()?;
+        // Tests of one binary run in parallel: each browser has its own directory.
+        static BROWSERS: AtomicUsize = AtomicUsize::new(0);
+        let scratch = ScratchDir::new(&format!(
+            "browser-{}",
+            BROWSERS.fetch_add(1, Ordering::Relaxed)
+        ));
         Some(Browser { path, scratch })
     }
 

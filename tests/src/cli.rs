@@ -8,6 +8,7 @@
 //! another build of the binary.
 
 pub use crate::run::Run;
+use crate::scratch::ScratchDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -48,11 +49,10 @@ fn run(command: &mut Command, input: &str) -> Run {
     crate::run::run(command, input, true)
 }
 
-/// A fresh empty directory for one test's files.
-pub fn scratch(name: &str) -> PathBuf {
-    crate::run::fresh_dir(
-        &std::env::temp_dir().join(format!("agon-cli-test-{}-{name}", std::process::id())),
-    )
+/// A fresh empty directory for one test's files, removed when the test ends (see
+/// [`ScratchDir`]).
+pub fn scratch(name: &str) -> ScratchDir {
+    ScratchDir::new(&format!("cli-{name}"))
 }
 
 /// Writes `text` to the file `name` in `dir` and returns its path as a string (for

@@ -12,6 +12,7 @@ pub mod perft_suite;
 pub mod positions;
 pub mod reference;
 pub mod run;
+pub mod scratch;
 pub mod selfplay;
 pub mod serve;
 pub mod standard_replay;

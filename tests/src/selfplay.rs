@@ -7,6 +7,7 @@
 //! directory (a no-op when it is up to date). Set `AGON_SELFPLAY_BIN` to test another build.
 
 pub use crate::run::Run;
+use crate::scratch::ScratchDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -112,13 +113,10 @@ pub fn watched_command(
     }
 }
 
-/// A fresh, empty scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    crate::run::fresh_dir(
-        &std::env::temp_dir()
-            .join("agon-selfplay-tests")
-            .join(format!("{name}-{}", std::process::id())),
-    )
+/// A fresh, empty scratch directory for one test, removed when the test ends (see
+/// [`ScratchDir`]).
+pub fn scratch(name: &str) -> ScratchDir {
+    ScratchDir::new(&format!("selfplay-{name}"))
 }
 
 /// A file of an output directory as text.

@@ -11,15 +11,11 @@ use agon_tests::selfplay::selfplay;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
-
-/// The corpus as files, in order (made once per test run).
-fn corpus(_: &Path) -> Vec<String> {
-    CORPUS
-        .get_or_init(|| make_corpus(&scratch("corpus")))
-        .clone()
+/// The corpus as files, in order, made in the test's own directory (which is removed when
+/// the test ends; the self-play part is a few random games).
+fn corpus(dir: &Path) -> Vec<String> {
+    make_corpus(&dir.join("corpus"))
 }
 
 fn make_corpus(dir: &Path) -> Vec<String> {

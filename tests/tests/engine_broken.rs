@@ -8,7 +8,7 @@ use agon_tests::selfplay::{csv_rows, read, scratch, selfplay, tags};
 
 /// Runs three games (the engine is White, Black, White) against `alphabeta:depth=1`, the
 /// engine failing as `mode` says at the third `go` of each of its processes.
-fn run(mode: &str, options: &str) -> std::path::PathBuf {
+fn run(mode: &str, options: &str) -> agon_tests::scratch::ScratchDir {
     let dir = scratch(&format!("broken-{mode}"));
     let engine = format!(
         "engine:{} {mode} 3,{options}",
