@@ -8,8 +8,8 @@
 
 use crate::scratch::ScratchDir;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The names Chromium goes by on PATH.
 pub const CHROMIUM: &[&str] = &["chromium", "chromium-browser", "google-chrome"];

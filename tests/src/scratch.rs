@@ -24,8 +24,7 @@ impl ScratchDir {
     /// `agon-test-PID-NAME` under the temporary directory, emptied (or created).
     /// `name` must be unique among the tests of one test binary.
     pub fn new(name: &str) -> ScratchDir {
-        let path =
-            std::env::temp_dir().join(format!("agon-test-{}-{name}", std::process::id()));
+        let path = std::env::temp_dir().join(format!("agon-test-{}-{name}", std::process::id()));
         ScratchDir {
             path: crate::run::fresh_dir(&path),
         }
