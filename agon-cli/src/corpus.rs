@@ -78,7 +78,7 @@ pub fn each_game<T: Send + 'static>(
     let threads = crate::games::worker_threads(args.threads)?;
     let progress = (!args.no_progress && stderr_is_terminal()).then(|| progress_bar(total));
     let map: MapFn<Result<T, String>> = Arc::new(move |_, item| match item {
-        Ok(valid) => Ok(map(&valid)),
+        Ok(valid) => Ok(map(valid)),
         Err(error) => Err(error.to_string()),
     });
     let mut tally = Tally::default();

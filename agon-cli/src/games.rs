@@ -107,8 +107,29 @@ pub enum Event<T> {
     Progress(u64),
 }
 
-/// The function applied to every game on the worker threads.
-pub type MapFn<T> = Arc<dyn Fn(&str, Result<ValidGame, RecordError>) -> T + Send + Sync>;
+/// The function applied to every game on the worker threads (with the input's name). It
+/// borrows the game: the pipeline gives each valid game back to its reader, whose next
+/// games reuse the buffers.
+pub type MapFn<T> = Arc<dyn Fn(&str, Result<&ValidGame, &RecordError>) -> T + Send + Sync>;
+
+/// The function of a [`MapFn`].
+type MapRef<'a, T> = &'a dyn Fn(&str, Result<&ValidGame, &RecordError>) -> T;
+
+/// Applies `map` to one item of `records`, then gives a valid game back to `records` for
+/// its buffers ([`Records::recycle`]): one allocation of a long game's history for the
+/// whole input instead of one per game.
+fn map_and_recycle<R: Read, T>(
+    records: &mut Records<R>,
+    name: &str,
+    item: Result<ValidGame, RecordError>,
+    map: MapRef<'_, T>,
+) -> T {
+    let mapped = map(name, item.as_ref());
+    if let Ok(valid) = item {
+        records.recycle(valid);
+    }
+    mapped
+}
 
 /// Reads every source and calls `sink` with every event in input order. With `threads`
 /// = 1 the games are read and validated on this thread, one at a time.
@@ -200,7 +221,8 @@ fn sequential<T>(
         let counted = Counted::new(input);
         let bytes = counted.count.clone();
         let mut reported = 0;
-        for item in Records::new(counted).with_file_name(source.name.clone()) {
+        let mut records = Records::new(counted).with_file_name(source.name.clone());
+        while let Some(item) = records.next() {
             if let Err(e) = &item {
                 if e.kind == agon_notation::ErrorKind::Io {
                     sink(Event::InputError {
@@ -209,7 +231,12 @@ fn sequential<T>(
                     break;
                 }
             }
-            sink(Event::Game(map(&source.name, item)))?;
+            sink(Event::Game(map_and_recycle(
+                &mut records,
+                &source.name,
+                item,
+                &*map,
+            )))?;
             let now = bytes.get();
             sink(Event::Progress(now - reported))?;
             reported = now;
@@ -232,14 +259,15 @@ fn stream_games<T>(
     name: &str,
     first: Location,
     first_game: u64,
-    map: &dyn Fn(&str, Result<ValidGame, RecordError>) -> T,
+    map: MapRef<'_, T>,
     emit: &dyn Fn(Vec<Event<T>>) -> bool,
 ) -> bool {
     let counted = Counted::new(input);
     let bytes = counted.count.clone();
     let mut reported = 0;
     let mut chunk = Vec::with_capacity(STREAM_CHUNK + 1);
-    for item in Records::new(counted).with_file_name(name.to_string()) {
+    let mut records = Records::new(counted).with_file_name(name.to_string());
+    while let Some(item) = records.next() {
         if let Err(e) = &item {
             if e.kind == agon_notation::ErrorKind::Io {
                 chunk.push(Event::InputError {
@@ -248,7 +276,8 @@ fn stream_games<T>(
                 break;
             }
         }
-        chunk.push(Event::Game(map(name, shift(item, first, first_game))));
+        let item = shift(item, first, first_game);
+        chunk.push(Event::Game(map_and_recycle(&mut records, name, item, map)));
         if chunk.len() >= STREAM_CHUNK {
             let now = bytes.get();
             chunk.push(Event::Progress(now - reported));
@@ -307,14 +336,20 @@ struct Batch {
 }
 
 impl Batch {
-    fn validate<T>(self, map: &dyn Fn(&str, Result<ValidGame, RecordError>) -> T) -> Vec<Event<T>> {
+    fn validate<T>(self, map: MapRef<'_, T>) -> Vec<Event<T>> {
         let mut events = Vec::with_capacity(self.games + 1);
         let mut seen = 0;
-        let records = Records::new(&self.bytes[..]).with_file_name(self.name.to_string());
-        for item in records.take(self.games) {
+        let mut records = Records::new(&self.bytes[..]).with_file_name(self.name.to_string());
+        while seen < self.games {
+            let Some(item) = records.next() else { break };
             seen += 1;
             let item = shift(item, self.first, self.first_game);
-            events.push(Event::Game(map(&self.name, item)));
+            events.push(Event::Game(map_and_recycle(
+                &mut records,
+                &self.name,
+                item,
+                map,
+            )));
         }
         if seen < self.games {
             events.push(Event::InputError {

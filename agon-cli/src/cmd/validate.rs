@@ -92,7 +92,7 @@ impl GameReport {
 }
 
 /// The report of one game.
-pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
+pub fn report(file: &str, item: Result<&ValidGame, &RecordError>) -> GameReport {
     match item {
         Ok(valid) => {
             let termination = crate::corpus::termination(&valid);
@@ -133,7 +133,7 @@ pub fn report(file: &str, item: Result<ValidGame, RecordError>) -> GameReport {
             column: Some(error.column),
             kind: Some(error.kind.to_string()),
             text: error.to_string(),
-            message: Some(error.message),
+            message: Some(error.message.clone()),
         },
     }
 }

@@ -58,13 +58,15 @@ impl<R: Read> Reader<R> {
             if digits + dots > MAX_TOKEN {
                 return self.too_long(state, visitor, at);
             }
-            let written = String::from_utf8_lossy(&window[..digits + dots]).into_owned();
-            self.pos += digits + dots;
             let Some(number) = number else {
+                // The text is copied only for the message (move numbers are frequent).
+                let written = String::from_utf8_lossy(&window[..digits + dots]).into_owned();
+                self.pos += digits + dots;
                 let message = format!("`{written}` is too large for a move number");
                 self.error(state, visitor, at, ErrorKind::MoveNumber, message);
                 return Ok(false);
             };
+            self.pos += digits + dots;
             let dots = match dots {
                 1 => Dots::One,
                 3 => Dots::Three,
@@ -92,7 +94,9 @@ impl<R: Read> Reader<R> {
             b"1/2-1/2" => Some(GameResult::Draw),
             _ => None,
         };
-        let text = String::from_utf8_lossy(&window[..word_len]).into_owned();
+        let text = result
+            .is_none()
+            .then(|| String::from_utf8_lossy(&window[..word_len]).into_owned());
         self.pos += word_len;
         match result {
             Some(result) => {
@@ -103,6 +107,7 @@ impl<R: Read> Reader<R> {
                 Ok(true)
             }
             None => {
+                let text = text.unwrap_or_default();
                 let message = format!(
                     "`{text}` is neither a move number (`12.`, `12...`) nor a result \
                          (1-0, 0-1, 1/2-1/2, *)"

@@ -146,9 +146,9 @@ fn analyse_item(
     config: &AlphaBetaConfig,
     json: bool,
     file: &str,
-    item: Result<ValidGame, RecordError>,
+    item: Result<&ValidGame, &RecordError>,
 ) -> Analysed {
-    let valid = item?;
+    let valid = item.map_err(RecordError::clone)?;
     let actions: Vec<Action> = valid.game.plies().iter().map(|p| p.action).collect();
     let analysis = game::analyse(*valid.game.start(), &actions, config);
     let record = (!json).then(|| {

@@ -244,7 +244,7 @@ async fn validate(Body(request): Body<TextRequest>) -> ApiResult<Json<ValidateVi
         for item in
             agon_notation::Records::new(request.text.as_bytes()).with_file_name(name.clone())
         {
-            let report = crate::cmd::validate::report(&name, item);
+            let report = crate::cmd::validate::report(&name, item.as_ref());
             if report.is_valid() {
                 view.valid += 1;
             } else {

@@ -168,7 +168,7 @@ impl Library {
                         })
                         .unwrap_or_default();
                     let index = error.game;
-                    let report = report(name, Err(error));
+                    let report = report(name, Err(&error));
                     Entry {
                         summary: Summary {
                             id,
