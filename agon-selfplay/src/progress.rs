@@ -72,6 +72,16 @@ impl Progress {
         }
     }
 
+    /// Counts a game played before this session (a resumed run's), without redrawing for
+    /// each: the bar shows them all at once when the first game of this session finishes.
+    pub fn already_done(&mut self, row: &GameRow) {
+        self.tally(row);
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            bar.reset_eta();
+        }
+    }
+
     /// Counts a finished game.
     pub fn game_done(&mut self, row: &GameRow) {
         self.tally(row);

@@ -72,15 +72,12 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
             eprintln!("agon-selfplay: {note}");
         }
     }
-    let done_rows: Vec<GameRow> = match &options.out {
-        Some(dir) if options.resume => crate::store::read_games(dir)?.1,
-        _ => Vec::new(),
-    };
     // Lazily: `--games 1000000000000` must not build a list of indices.
     let done = writer
         .as_ref()
         .map(|w| w.done().clone())
         .unwrap_or_default();
+    let done_count = done.len() as u64;
     let in_shard = |i: &u64| manifest.holds(*i);
     let wanted: Box<dyn Iterator<Item = u64> + Send> = match options.only.clone() {
         Some(ranges) => Box::new(ranges.into_iter().flatten().filter(in_shard)),
@@ -89,22 +86,29 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     let expected = match &options.only {
         Some(ranges) => {
             let pending = ranges.iter().cloned().flatten().filter(in_shard);
-            done_rows.len() as u64 + pending.filter(|i| !done.contains(i)).count() as u64
+            done_count + pending.filter(|i| !done.contains(i)).count() as u64
         }
         None => manifest.expected(),
     };
     let pending = wanted.filter(move |i| !done.contains(i));
     let mut progress = if options.progress {
-        Some(Progress::new(expected, &done_rows, &experiment.variants))
+        Some(Progress::new(expected, &[], &experiment.variants))
     } else {
         None
     };
     let mut monitor = SprtMonitor::new(experiment);
-    if let Some(m) = monitor.as_mut() {
-        let mut sorted: Vec<&GameRow> = done_rows.iter().collect();
-        sorted.sort_by_key(|r| r.index);
-        for row in sorted {
-            m.record(row);
+    // The games kept by a resume, streamed from `games.csv` (never all held at once).
+    if let (Some(w), true) = (&writer, options.resume) {
+        if progress.is_some() || monitor.is_some() {
+            crate::store::scan_stored_rows(w.dir(), manifest, |row, _| {
+                if let Some(m) = monitor.as_mut() {
+                    m.record(&row);
+                }
+                if let Some(p) = progress.as_mut() {
+                    p.already_done(&row);
+                }
+                Ok(())
+            })?;
         }
     }
     let limits: Vec<AtomicU64> = match &monitor {
@@ -145,9 +149,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
         Some(w) => {
             let games = match &experiment.sprt {
                 Some(_) => {
-                    let (_, rows) = crate::store::read_games(w.dir())?;
-                    let limits = sprt_limits(experiment, &rows).unwrap_or_default();
-                    drop(rows);
+                    let limits = crate::store::stored_sprt_limits(w.dir(), manifest)?;
                     w.finish_keeping(|r| within_limits(experiment, &limits, r.index))?
                 }
                 None => w.finish()?,

@@ -13,8 +13,9 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Shard};
-use crate::record::{scan_records, split_records, DamagedRecord, ScanError};
-use crate::row::{header_line, parse_rows, scan_rows, GameRow, RowAt};
+use crate::record::{scan_records, DamagedRecord, ScanError};
+use crate::row::{header_line, scan_rows, GameRow, RowAt};
+use crate::sample::SprtMonitor;
 use crate::verify::check_game;
 use agon_files::{write_file_with, DirLock, LockError};
 use agon_provenance::{Tool, UNKNOWN_COMMIT};
@@ -293,10 +294,10 @@ impl GameWriter {
                  to continue it as it was",
             ));
         }
-        let files = read_files(dir, manifest)?;
         let agn_path = dir.join(GAMES_AGN);
-        let mut notes: Vec<String> = files
-            .damaged
+        let csv_path = dir.join(GAMES_CSV);
+        let (records, damaged) = record_places(&agn_path)?;
+        let mut notes: Vec<String> = damaged
             .iter()
             .map(|d| {
                 format!(
@@ -305,32 +306,36 @@ impl GameWriter {
                 )
             })
             .collect();
+        // One game at a time: the row from the scan, its record read at its place.
         let mut keep = BTreeSet::new();
-        for row in &files.rows {
-            let Some(record) = files.records.get(&row.index) else {
-                continue;
-            };
-            match check_game(&manifest.experiment, row, record) {
-                Ok(()) => {
-                    keep.insert(row.index);
+        let mut rows: Vec<Place> = Vec::new();
+        if csv_path.exists() {
+            let mut agn = PlaceReader::open(&agn_path)?;
+            scan_stored_rows(dir, manifest, |row, at| {
+                let Some(place) = find_place(&records, row.index) else {
+                    return Ok(());
+                };
+                let record = agn.read_text(&place)?;
+                match check_game(&manifest.experiment, &row, &record) {
+                    Ok(()) => {
+                        keep.insert(row.index);
+                        rows.push(Place::new(row.index, at.offset, at.len));
+                    }
+                    Err(why) => notes.push(format!(
+                        "{}: game {}: {why}; the game is played again",
+                        dir.display(),
+                        row.index
+                    )),
                 }
-                Err(why) => notes.push(format!(
-                    "{}: game {}: {why}; the game is played again",
-                    dir.display(),
-                    row.index
-                )),
-            }
+                Ok(())
+            })?;
         }
-        let mut csv = header_line();
-        for row in files.rows.iter().filter(|r| keep.contains(&r.index)) {
-            csv.extend(row.to_csv_line());
-        }
-        let mut agn = String::new();
-        for (_, text) in files.records.iter().filter(|(i, _)| keep.contains(i)) {
-            agn.push_str(text);
-        }
-        write_atomically(&agn_path, agn.as_bytes())?;
-        write_atomically(&dir.join(GAMES_CSV), &csv)?;
+        let records: Vec<Place> = records
+            .into_iter()
+            .filter(|p| keep.contains(&p.index))
+            .collect();
+        copy_records(&agn_path, &records)?;
+        copy_places(&csv_path, &rows, &header_line())?;
         GameWriter::open(dir, keep, notes)
     }
 
@@ -491,14 +496,14 @@ fn drop_final_blank_line(path: &Path) -> Result<()> {
 
 /// Where one game lies in one of the game files.
 #[derive(Clone, Copy, Debug)]
-struct Place {
-    index: u64,
-    offset: u64,
-    len: u32,
+pub(crate) struct Place {
+    pub(crate) index: u64,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
 }
 
 impl Place {
-    fn new(index: u64, offset: u64, len: u64) -> Place {
+    pub(crate) fn new(index: u64, offset: u64, len: u64) -> Place {
         Place {
             index,
             offset,
@@ -528,6 +533,134 @@ fn copy_places(path: &Path, places: &[Place], header: &[u8]) -> Result<()> {
         Ok(())
     })
     .map_err(|e| Error::io(path, e))
+}
+
+/// The places of the complete, readable records of a `games.agn` (of each game the last
+/// one, as a game played again after a resume follows its earlier copy), sorted by index,
+/// and the complete records that cannot be read. A missing file holds no records (a run
+/// killed right after writing its manifest). Memory: 24 bytes per record.
+pub(crate) fn record_places(path: &Path) -> Result<(Vec<Place>, Vec<DamagedRecord>)> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Default::default()),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let mut places: Vec<Place> = Vec::new();
+    let scan = scan_records(BufReader::with_capacity(1 << 16, file), |at| {
+        places.push(Place::new(at.index, at.offset, at.len));
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let scan = match scan {
+        Ok(scan) => scan,
+        Err(ScanError::Read(e)) => return Err(Error::io(path, e)),
+        Err(ScanError::Found(never)) => match never {},
+    };
+    // A stable sort keeps the copies of a game in file order: the last one wins.
+    places.sort_by_key(|p| p.index);
+    let mut last: Vec<Place> = Vec::with_capacity(places.len());
+    for place in places {
+        match last.last_mut() {
+            Some(previous) if previous.index == place.index => *previous = place,
+            _ => last.push(place),
+        }
+    }
+    Ok((last, scan.damaged))
+}
+
+/// The place of game `index` among places sorted by index.
+pub(crate) fn find_place(places: &[Place], index: u64) -> Option<Place> {
+    places
+        .binary_search_by_key(&index, |p| p.index)
+        .ok()
+        .map(|at| places[at])
+}
+
+/// Reads the bytes at given places of one file (mostly in order, so mostly from its buffer).
+pub(crate) struct PlaceReader {
+    path: PathBuf,
+    input: Option<BufReader<File>>,
+    at: u64,
+}
+
+impl PlaceReader {
+    /// A reader of `path`; a missing file is one from which nothing is read.
+    pub(crate) fn open(path: &Path) -> Result<PlaceReader> {
+        let input = match File::open(path) {
+            Ok(file) => Some(BufReader::with_capacity(1 << 16, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        Ok(PlaceReader {
+            path: path.to_path_buf(),
+            input,
+            at: 0,
+        })
+    }
+
+    /// The bytes at `place`, appended to `out`.
+    pub(crate) fn read_into(&mut self, place: &Place, out: &mut Vec<u8>) -> Result<()> {
+        self.read_raw(place, out)
+            .map_err(|e| Error::io(&self.path, e))
+    }
+
+    fn read_raw(&mut self, place: &Place, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let Some(input) = self.input.as_mut() else {
+            return Err(std::io::ErrorKind::NotFound.into());
+        };
+        if place.offset != self.at {
+            input.seek(SeekFrom::Start(place.offset))?;
+        }
+        let from = out.len();
+        out.resize(from + place.len as usize, 0);
+        input.read_exact(&mut out[from..])?;
+        self.at = place.offset + u64::from(place.len);
+        Ok(())
+    }
+
+    /// The text at `place` (a record: [`scan_records`] found it UTF-8).
+    pub(crate) fn read_text(&mut self, place: &Place) -> Result<String> {
+        let mut bytes = Vec::new();
+        self.read_into(place, &mut bytes)?;
+        String::from_utf8(bytes).map_err(|_| {
+            Error::output(
+                &self.path,
+                format!("game {} changed while it was read", place.index),
+            )
+        })
+    }
+}
+
+/// Replaces a `games.agn` with the records at `places`, in their order, each followed by
+/// a blank line (as a run appends them; the last record of a finished file has none).
+fn copy_records(path: &Path, places: &[Place]) -> Result<()> {
+    let mut input = PlaceReader::open(path)?;
+    let mut buffer = Vec::new();
+    write_file_with(path, |out| {
+        for place in places {
+            buffer.clear();
+            input.read_raw(place, &mut buffer)?;
+            if !buffer.ends_with(b"\n\n") {
+                buffer.push(b'\n');
+            }
+            out.write_all(&buffer)?;
+        }
+        Ok(())
+    })
+    .map_err(|e| Error::io(path, e))
+}
+
+/// Per block, the first index within the block that the experiment's SPRT no longer
+/// needs, from the games stored in `dir` (streamed: one byte per game; empty without an
+/// SPRT). See [`crate::sample::sprt_limits`].
+pub fn stored_sprt_limits(dir: &Path, manifest: &Manifest) -> Result<Vec<u64>> {
+    let Some(mut monitor) = SprtMonitor::new(&manifest.experiment) else {
+        return Ok(Vec::new());
+    };
+    scan_stored_rows(dir, manifest, |row, _| {
+        monitor.record(&row);
+        Ok(())
+    })?;
+    Ok(monitor.limits().to_vec())
 }
 
 /// Reads `games.csv` of a directory row by row, checking each against the manifest (and
@@ -607,17 +740,6 @@ pub fn write_games(dir: &Path, rows: &[GameRow], records: &BTreeMap<u64, String>
     write_atomically(&dir.join(GAMES_CSV), &csv)
 }
 
-/// The games of a directory as read from its two files.
-#[derive(Debug, Default)]
-pub struct GameFiles {
-    /// The rows of `games.csv` (a cut-short last line dropped), in file order.
-    pub rows: Vec<GameRow>,
-    /// The complete records of `games.agn`, by game index.
-    pub records: BTreeMap<u64, String>,
-    /// Complete records that cannot be read (not UTF-8).
-    pub damaged: Vec<DamagedRecord>,
-}
-
 /// "FILE:LINE: game N: what is wrong" for a damaged record.
 pub fn describe_damage(agn: &Path, damaged: &DamagedRecord) -> String {
     let game = damaged
@@ -631,38 +753,6 @@ pub fn describe_damage(agn: &Path, damaged: &DamagedRecord) -> String {
     )
 }
 
-/// Reads both game files of a directory, checking indices against the manifest. A missing
-/// file holds no games (a run killed right after writing its manifest).
-pub fn read_files(dir: &Path, manifest: &Manifest) -> Result<GameFiles> {
-    let read = |path: &Path| match fs::read(path) {
-        Ok(bytes) => Ok(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(Error::io(path, e)),
-    };
-    let csv_path = dir.join(GAMES_CSV);
-    let bytes = read(&csv_path)?;
-    let (rows, _) = parse_rows(&csv_path, &bytes)?;
-    let agn_path = dir.join(GAMES_AGN);
-    let bytes = read(&agn_path)?;
-    let split = split_records(&bytes);
-    let mut records = BTreeMap::new();
-    for span in split.records {
-        // Every record followed by its blank line, as appended during a run (the last
-        // record of a finished file has none).
-        let mut record = span.text.to_string();
-        if !record.ends_with("\n\n") {
-            record.push('\n');
-        }
-        records.insert(span.index, record);
-    }
-    check_indices(&csv_path, manifest, &rows)?;
-    Ok(GameFiles {
-        rows,
-        records,
-        damaged: split.damaged,
-    })
-}
-
 /// Reads the manifest and rows of a directory (sorted by index), for merges and resumes
 /// (reports stream the rows instead: [`scan_stored_rows`]).
 pub fn read_games(dir: &Path) -> Result<(Manifest, Vec<GameRow>)> {
@@ -673,20 +763,6 @@ pub fn read_games(dir: &Path) -> Result<(Manifest, Vec<GameRow>)> {
         Ok(())
     })?;
     Ok((manifest, sorted_rows(rows)))
-}
-
-fn check_indices(path: &Path, manifest: &Manifest, rows: &[GameRow]) -> Result<()> {
-    let mut seen = BTreeSet::new();
-    for row in rows {
-        check_row(path, manifest, row)?;
-        if !seen.insert(row.index) {
-            return Err(Error::output(
-                path,
-                format!("game {} appears twice", row.index),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Checks that a row belongs to the experiment (and shard) of `manifest`.
