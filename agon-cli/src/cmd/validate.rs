@@ -95,14 +95,14 @@ impl GameReport {
 pub fn report(file: &str, item: Result<&ValidGame, &RecordError>) -> GameReport {
     match item {
         Ok(valid) => {
-            let termination = crate::corpus::termination(&valid);
+            let termination = crate::corpus::termination(valid);
             GameReport {
                 file: file.to_string(),
                 game: valid.index,
                 valid: true,
                 plies: Some(valid.record.plies.len()),
                 variant: Some(valid.record.rules.to_string()),
-                captures: Some(crate::corpus::captures(&valid)),
+                captures: Some(crate::corpus::captures(valid)),
                 result: Some(valid.record.result.to_string()),
                 termination: termination.map(|t| t.to_string()),
                 start_line: Some(valid.line),
