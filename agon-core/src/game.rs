@@ -2,56 +2,8 @@
 //! adjudicated after every action in the order of docs/rules.md section 6.
 
 use crate::outcome::{GameResult, Outcome, Termination};
+use crate::repetition::RepetitionTable;
 use crate::{Action, Bitboard, IllegalAction, LegalActions, Position, Rules};
-use std::sync::OnceLock;
-
-/// Counts how often each position hash occurs, approximately (a counting filter keyed by
-/// the hash's low bits), so that the exact history scan runs only when a repetition is
-/// possible. Constant time per action whatever the game's length.
-#[derive(Clone)]
-struct RepetitionFilter {
-    counts: Box<[u16]>,
-}
-
-impl RepetitionFilter {
-    const SIZE: usize = 4096;
-
-    fn new() -> RepetitionFilter {
-        RepetitionFilter {
-            counts: vec![0; RepetitionFilter::SIZE].into_boxed_slice(),
-        }
-    }
-
-    /// A filter without storage, only as a placeholder while buffers move.
-    fn empty() -> RepetitionFilter {
-        RepetitionFilter {
-            counts: Box::new([0; 0]),
-        }
-    }
-
-    fn clear(&mut self) {
-        self.counts.fill(0);
-    }
-
-    #[inline]
-    fn slot(hash: u64) -> usize {
-        (hash as usize) & (RepetitionFilter::SIZE - 1)
-    }
-
-    /// Adds a hash and returns the (over-)estimate of its occurrences.
-    #[inline]
-    fn add(&mut self, hash: u64) -> u16 {
-        let c = &mut self.counts[RepetitionFilter::slot(hash)];
-        *c = c.saturating_add(1);
-        *c
-    }
-
-    #[inline]
-    fn remove(&mut self, hash: u64) {
-        let c = &mut self.counts[RepetitionFilter::slot(hash)];
-        *c = c.saturating_sub(1);
-    }
-}
 
 /// One played action and what it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,12 +34,13 @@ pub struct Game {
     /// smaller history is cheaper to push and to scan).
     before: Vec<Position>,
     plies: Vec<Ply>,
-    filter: RepetitionFilter,
+    /// How often each position has occurred (by hash): the repetition rule in constant
+    /// time per ply, whatever the game's length.
+    occurred: RepetitionTable,
     outcome: Option<Outcome>,
     /// The legal actions of the current position, computed by the no-move check and kept
     /// for the caller: one move generation per ply (meaningless once the game is over).
-    /// Empty after an undo until asked for (a search that undoes does not ask).
-    legal: OnceLock<LegalActions>,
+    legal: LegalActions,
 }
 
 impl Game {
@@ -104,7 +57,7 @@ impl Game {
             start,
             Vec::with_capacity(256),
             Vec::with_capacity(256),
-            RepetitionFilter::new(),
+            RepetitionTable::new(),
         )
     }
 
@@ -112,17 +65,17 @@ impl Game {
         start: Position,
         before: Vec<Position>,
         plies: Vec<Ply>,
-        mut filter: RepetitionFilter,
+        mut occurred: RepetitionTable,
     ) -> Game {
-        filter.add(start.hash());
+        occurred.add(start.hash());
         let mut game = Game {
             start,
             position: start,
             before,
             plies,
-            filter,
+            occurred,
             outcome: None,
-            legal: OnceLock::from(start.legal()),
+            legal: start.legal(),
         };
         // The start has occurred once: no repetition yet.
         game.outcome = start
@@ -135,12 +88,12 @@ impl Game {
     pub fn restart(&mut self, start: Position) {
         self.before.clear();
         self.plies.clear();
-        self.filter.clear();
+        self.occurred.clear();
         let fresh = Game::from_parts(
             start,
             std::mem::take(&mut self.before),
             std::mem::take(&mut self.plies),
-            std::mem::replace(&mut self.filter, RepetitionFilter::empty()),
+            std::mem::replace(&mut self.occurred, RepetitionTable::empty()),
         );
         *self = fresh;
     }
@@ -219,12 +172,12 @@ impl Game {
         self.before.push(self.position);
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
-        let estimate = self.filter.add(self.position.hash());
+        let count = self.occurred.add(self.position.hash());
         self.outcome = self
             .position
-            .outcome_after_action(mover, || self.is_repetition_draw(estimate));
+            .outcome_after_action(mover, || self.is_repetition_draw(count));
         if self.outcome.is_none() {
-            self.legal = OnceLock::from(self.position.legal());
+            self.legal = self.position.legal();
             self.outcome = self.no_move_outcome();
         }
         captures
@@ -246,22 +199,22 @@ impl Game {
         if self.outcome.is_some() {
             &LegalActions::NONE
         } else {
-            self.current_legal()
+            &self.legal
         }
     }
 
-    /// The legal actions of the current position, generated now if an undo left them out.
+    /// The legal actions of the current position (even once the game is over).
     #[inline]
     fn current_legal(&self) -> &LegalActions {
-        self.legal.get_or_init(|| self.position.legal())
+        &self.legal
     }
 
     /// Takes back the last ply. Returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Ply> {
         let ply = self.plies.pop()?;
-        self.filter.remove(self.position.hash());
+        self.occurred.remove(self.position.hash());
         self.position = self.before.pop().expect("one position per ply");
-        self.legal = OnceLock::new();
+        self.legal = self.position.legal();
         self.outcome = None;
         Some(ply)
     }
@@ -314,13 +267,29 @@ impl Game {
             .count()
     }
 
+    /// How often `position` has occurred in this game (0 if never), by hash: never below
+    /// the true count ([`Game::occurrences_of`]), in constant time.
+    pub(crate) fn occurrences_by_hash(&self, hash: u64) -> usize {
+        self.occurred.count(hash) as usize
+    }
+
+    /// How often `position` has occurred in this game (0 if never), comparing positions.
+    pub(crate) fn occurrences_of(&self, position: &Position) -> usize {
+        self.before
+            .iter()
+            .chain(std::iter::once(&self.position))
+            .filter(|p| *p == position)
+            .count()
+    }
+
     /// Whether the current position has now occurred as often as the rules' repetition
-    /// limit (`estimate` is the counting filter's upper bound).
-    fn is_repetition_draw(&self, estimate: u16) -> bool {
+    /// limit. `count` is its count by hash, never below the true one: only a count at the
+    /// limit (once per game, unless a search undoes) is confirmed by comparing positions.
+    fn is_repetition_draw(&self, count: u32) -> bool {
         self.position
             .rules()
             .repetition()
             .limit()
-            .is_some_and(|limit| estimate >= limit as u16 && self.occurrences() >= limit as usize)
+            .is_some_and(|limit| count >= limit as u32 && self.occurrences() >= limit as usize)
     }
 }

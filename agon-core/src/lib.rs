@@ -58,6 +58,7 @@ mod outcome;
 mod perft;
 mod playout;
 mod position;
+mod repetition;
 mod rng;
 mod rules;
 #[cfg(feature = "serde")]

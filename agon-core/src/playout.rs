@@ -1,7 +1,8 @@
 //! Uniformly random playouts: the simplest player, the engine's throughput benchmark and
 //! a source of random positions for tests.
 
-use crate::{Game, GameResult, Position, Rng, Rules, Termination};
+use crate::repetition::RepetitionTable;
+use crate::{Game, GameResult, Outcome, Position, Rng, Rules, Termination};
 
 /// Plays uniformly random legal actions until the game ends or `max_plies` plies have been
 /// played in total (then the game is adjudicated a `move-limit` draw). Returns the number
@@ -60,11 +61,16 @@ impl Default for PlayoutTally {
 impl PlayoutTally {
     /// Adds one finished game of `actions` plies.
     pub fn add(&mut self, game: &Game, actions: u64) {
+        self.add_ending(game.outcome(), game.position(), actions);
+    }
+
+    /// Adds one game of `actions` plies that ended in `last` with `outcome`.
+    fn add_ending(&mut self, outcome: Option<Outcome>, last: &Position, actions: u64) {
         self.games += 1;
         self.actions += actions;
         self.shortest = self.shortest.min(actions);
         self.longest = self.longest.max(actions);
-        if let Some(outcome) = game.outcome() {
+        if let Some(outcome) = outcome {
             let column = match outcome.result {
                 GameResult::WhiteWins => 0,
                 GameResult::BlackWins => 1,
@@ -76,7 +82,7 @@ impl PlayoutTally {
                 .unwrap_or(0);
             self.endings[row][column] += 1;
         }
-        self.fingerprint = self.fingerprint.wrapping_add(game.position().hash());
+        self.fingerprint = self.fingerprint.wrapping_add(last.hash());
     }
 
     /// Adds another tally's games.
@@ -126,6 +132,10 @@ impl PlayoutTally {
 /// `rules`: game `i` draws its actions from [`Rng::for_stream`]`(seed, i)`, so a game is the
 /// same whichever batch or thread plays it. Games still going after `max_plies` plies are
 /// adjudicated `move-limit` draws.
+///
+/// The games are those [`random_playout`] plays, action for action, on a leaner path: no
+/// [`Game`] record (no list of plies, no position kept per ply for undo), only the
+/// position and a table of how often each position occurred.
 pub fn random_games(
     rules: Rules,
     seed: u64,
@@ -133,15 +143,68 @@ pub fn random_games(
     max_plies: usize,
 ) -> PlayoutTally {
     let start = Position::start(rules);
-    let mut game = Game::from_position(start);
+    let mut occurred = RepetitionTable::new();
     let mut tally = PlayoutTally::default();
     for index in indices {
-        game.restart(start);
         let mut rng = Rng::for_stream(seed, index);
-        let actions = random_playout(&mut game, &mut rng, max_plies);
-        tally.add(&game, actions as u64);
+        let (outcome, last, actions) = lean_playout(start, &mut rng, max_plies, &mut occurred);
+        tally.add_ending(Some(outcome), &last, actions as u64);
     }
     tally
+}
+
+/// One random game from `start` as [`random_playout`] plays it in a new [`Game`], without
+/// the record: returns how it ended, its last position and its number of plies.
+///
+/// The adjudication is [`Game`]'s, in the same order: after each action the board's
+/// endings and repetition ([`Position::outcome_after_action`]), then the no-move rule, then
+/// the ply limit. Repetition counts positions by hash in `occurred` (a 64-bit Zobrist hash:
+/// two different positions of one game sharing one is a chance of about 2^-64 per pair,
+/// where [`Game`] would compare the positions).
+#[inline(never)]
+fn lean_playout(
+    start: Position,
+    rng: &mut Rng,
+    max_plies: usize,
+    occurred: &mut RepetitionTable,
+) -> (Outcome, Position, usize) {
+    let limit = start.rules().repetition().limit().map(u32::from);
+    occurred.clear();
+    if limit.is_some() {
+        occurred.add(start.hash());
+    }
+    let mut position = start;
+    let mut plies = 0;
+    // The start has occurred once: no repetition yet.
+    let mut outcome = start.outcome_after_action(!start.to_move(), || false);
+    while outcome.is_none() {
+        let legal = position.legal();
+        let Some(action) = legal.random(rng) else {
+            outcome = Some(Outcome {
+                result: GameResult::win_for(!position.to_move()),
+                termination: Termination::NoMoves,
+            });
+            break;
+        };
+        if plies >= max_plies {
+            outcome = Some(Outcome {
+                result: GameResult::Draw,
+                termination: Termination::MoveLimit,
+            });
+            break;
+        }
+        let mover = position.to_move();
+        position.play_unchecked(action);
+        plies += 1;
+        outcome = position.outcome_after_action(mover, || {
+            limit.is_some_and(|limit| occurred.add(position.hash()) >= limit)
+        });
+    }
+    (
+        outcome.expect("the loop ends with an outcome"),
+        position,
+        plies,
+    )
 }
 
 #[cfg(test)]
@@ -174,6 +237,42 @@ mod tests {
             (termination, result, n),
             (outcome.termination, outcome.result, 1)
         );
+    }
+
+    /// The lean path plays the games [`random_playout`] plays on a [`Game`], in every
+    /// single-switch variant, the `ludii` preset and twofold repetition (so repetition
+    /// draws come often): same length, ending and last position.
+    #[test]
+    fn lean_playouts_are_the_games_a_game_plays() {
+        let mut variants = Rules::single_switch_variants();
+        variants.push(Rules::LUDII);
+        variants.push(
+            Rules::STANDARD
+                .with_repetition(crate::Repetition::times(2).expect("2 is a limit"))
+                .expect("a rule set"),
+        );
+        let mut occurred = RepetitionTable::new();
+        let mut repetitions = 0;
+        for rules in variants {
+            for index in 0..6 {
+                let max_plies = [400, 20_000][index as usize % 2];
+                let start = Position::start(rules);
+                let mut game = Game::from_position(start);
+                let played = random_playout(&mut game, &mut Rng::for_stream(3, index), max_plies);
+                let (outcome, last, plies) = lean_playout(
+                    start,
+                    &mut Rng::for_stream(3, index),
+                    max_plies,
+                    &mut occurred,
+                );
+                assert_eq!(plies, played, "{rules} game {index}");
+                assert_eq!(Some(outcome), game.outcome(), "{rules} game {index}");
+                assert_eq!(last, *game.position(), "{rules} game {index}");
+                assert_eq!(last.hash(), game.position().hash());
+                repetitions += (outcome.termination == Termination::Repetition) as u32;
+            }
+        }
+        assert!(repetitions > 10, "only {repetitions} repetition draws");
     }
 
     #[test]
