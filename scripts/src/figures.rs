@@ -108,6 +108,11 @@ pub fn undecided_rate(g: &GroupSummary) -> Option<Estimate> {
     rate(&g.undecided_rate)
 }
 
+/// Games ended by adjudication / games.
+pub fn adjudicated_rate(g: &GroupSummary) -> Option<Estimate> {
+    rate(&g.adjudicated_rate)
+}
+
 /// Games of a (result, termination) kind.
 pub fn games_of(g: &GroupSummary, result: GameResult, termination: Termination) -> u64 {
     g.terminations(result, termination)

@@ -9,9 +9,11 @@
 //! every block came out well formed.
 
 pub mod examples;
+pub mod explore;
 pub mod ludii_conformance;
 pub mod ludii_random;
 pub mod readme_job;
+pub mod relocation;
 pub mod round_robin;
 pub mod tables;
 pub mod tuning;
@@ -57,8 +59,11 @@ pub const SECTIONS: &[Section] = &[
     examples::SPRT,
     readme_job::SECTION,
     ludii_random::SECTION,
+    relocation::SECTION,
     round_robin::SECTION,
     tuning::SECTION,
+    explore::ADJUDICATION_RING,
+    explore::EXPLORE_RESULT,
     ludii_conformance::SECTION,
 ];
 
