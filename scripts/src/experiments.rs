@@ -216,3 +216,37 @@ pub fn reusable(ctx: &Context, stored: &Manifest) -> bool {
 fn is_empty_or_missing(dir: &Path) -> bool {
     std::fs::read_dir(dir).map_or(true, |mut entries| entries.next().is_none())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_reach_both_the_command_line_and_the_expected_settings() {
+        let overrides = Overrides {
+            variant: Some("capture=ring".into()),
+            draw_adjudication: Some("movenumber=150,movecount=50,score=100".into()),
+            afresh: true,
+        };
+        assert_eq!(
+            overrides.args(),
+            [
+                "--variant",
+                "capture=ring",
+                "--draw-adjudication",
+                "movenumber=150,movecount=50,score=100"
+            ]
+        );
+        let mut settings = Settings {
+            variants: Some(vec!["standard".into(), "capture=ring".into()]),
+            ..Settings::default()
+        };
+        overrides.apply(&mut settings);
+        assert_eq!(settings.variants, Some(vec!["capture=ring".to_string()]));
+        assert_eq!(
+            settings.draw_adjudication.as_deref(),
+            Some("movenumber=150,movecount=50,score=100")
+        );
+        assert!(Overrides::default().args().is_empty());
+    }
+}

@@ -1,14 +1,15 @@
 //! docs/explore.md: draw adjudication on `capture=ring` (the CPU it saves, and whether the
 //! verdicts change), and the real result of the variant explorer over 36 rule sets.
 
+use super::tables::share;
 use super::{Generated, Section};
 use crate::context::Context;
 use crate::experiments::{ensure_empty, play_with, reusable, timed, Overrides};
 use crate::figures::{
     adjudicated_rate, decisive_rate, first_move_p, first_move_significant, mean_length,
-    undecided_rate, white_score, Estimate,
+    undecided_rate, white_score,
 };
-use crate::markdown::{count, number, p_value, percent, percent_interval, Table, NONE};
+use crate::markdown::{count, number, p_value, percent, Table, NONE};
 use crate::Result;
 use agon_selfplay::Manifest;
 use std::path::Path;
@@ -34,12 +35,6 @@ pub const EXPLORE_RESULT: Section = Section {
 
 /// The adjudication compared (the same as `scripts/docs/explore.toml`'s).
 const DRAW_ADJUDICATION: &str = "movenumber=150,movecount=50,score=100";
-
-fn share(e: Option<Estimate>) -> String {
-    e.map_or(NONE.to_string(), |e| {
-        format!("{} {}", percent(e.value), percent_interval(e.low, e.high))
-    })
-}
 
 fn seconds(cpu: Option<f64>) -> String {
     cpu.map_or(NONE.to_string(), |s| number(s, 1))

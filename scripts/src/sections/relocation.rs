@@ -2,6 +2,7 @@
 //! of the `relocation` switch, first as a strength check of alpha-beta against random
 //! play, then between equal players.
 
+use super::tables::share;
 use super::{command_listing, Generated, Section};
 use crate::context::Context;
 use crate::experiments::play;
@@ -34,13 +35,6 @@ fn value(variant: &str) -> String {
         None if variant == "standard" => "`outer-ring` (standard)".to_string(),
         None => format!("`{variant}`"),
     }
-}
-
-/// A share with its interval: `51.4% [47.8, 55.0]`.
-fn share(e: Option<Estimate>) -> String {
-    e.map_or(NONE.to_string(), |e| {
-        format!("{} {}", percent(e.value), percent_interval(e.low, e.high))
-    })
 }
 
 /// Decided games by formation / queen captured / no moves.
@@ -113,4 +107,16 @@ fn generate(ctx: &Context) -> Result<Generated> {
             selfplay.played_at().to_string(),
         ],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_named_by_the_value_of_the_switch() {
+        assert_eq!(value("standard"), "`outer-ring` (standard)");
+        assert_eq!(value("relocation=removed"), "`removed`");
+        assert_eq!(value("relocation=next-ring"), "`next-ring`");
+    }
 }
