@@ -8,9 +8,9 @@ use crate::context::Context;
 use crate::experiments::play;
 use crate::figures::{
     captures_per_game, decisive_rate, draw_rate, first_agent, games_of, mean_length, median_length,
-    undecided_rate, white_score, Estimate,
+    undecided_rate, white_score,
 };
-use crate::markdown::{count, number, percent, percent_interval, Table, NONE};
+use crate::markdown::{count, number, percent, Table, NONE};
 use crate::Result;
 use agon_core::{GameResult, Termination};
 use agon_selfplay::summary::GroupSummary;
