@@ -2,21 +2,28 @@
 # Proves the cluster recipe of docs/explore.md on a real scheduler: starts a one-node Slurm
 # cluster from Debian's packages by hand (no systemd), plays a small exploration with
 # scripts/slurm/explore-rounds.sh (a job array per round, then a merge), plays the same
-# exploration in one process, checks that both wrote the same report, and tears the
-# cluster down. It takes about half a minute. It is not part of `.ci/run` (it needs root,
-# installs and starts system daemons, and depends on the host's name, ports and memory):
-# maintainers run it before a release and after changing `explore`'s rounds, shards or
-# merge, and users can run it to check the recipe on their own machine.
+# exploration in one process, checks that both wrote the same report (exit 1 naming the
+# rule sets whose verdicts differ otherwise), and tears the cluster down. `.ci/run` runs it
+# after the clean-clone tests (about half a minute); maintainers and users can run it to
+# check the recipe on their own machine.
 #
 #   scripts/slurm/one-node-cluster.sh [AGON_SELFPLAY_BINARY]
 #
 # Needs root (slurmd starts the jobs) and Debian's slurmctld, slurmd, slurm-client and
-# munge, which it installs when they are missing. What the setup needs, as measured:
-# ProctrackType=proctrack/linuxproc and TaskPlugin=task/none with no cgroup.conf (with the
-# cgroup plugins every job fails "freezer not mounted" in a container, the node drains and
-# `sbatch --wait` hangs, hence the timeouts); a node line from `slurmd -C` with a memory
-# margin (claiming more memory than the node has drains it); munged with a key of its own
-# on a private socket, which Slurm finds through AuthInfo=socket=...
+# munge, which it installs with apt-get when they are missing. What the setup needs, as
+# measured: ProctrackType=proctrack/linuxproc and TaskPlugin=task/none with no cgroup.conf
+# (with the cgroup plugins every job fails "freezer not mounted" in a container, the node
+# drains and `sbatch --wait` hangs, hence the timeouts); a node line from `slurmd -C` with
+# a memory margin (claiming more memory than the node has drains it); munged with a key of
+# its own on a private socket, which Slurm finds through AuthInfo=socket=...; SLURM_CONF
+# exported, so that every Slurm command talks to this cluster and no other.
+#
+# Teardown, on every exit path (success, failure, Ctrl-C, TERM from a `timeout` around
+# it): cancel the jobs and wait for them to go, stop slurmd, slurmctld and munged by their
+# pid files, then stop any process still marked as this cluster's (the daemons are
+# started with AGON_SLURM_CLUSTER=<work dir> in their environment, which job steps
+# inherit) and fail if one survives; the work directory is removed unless a check failed
+# (then it is kept and named, with the daemons' logs printed).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,11 +53,28 @@ chmod 700 "$work"
 mkdir -p "$work/munge" "$work/state" "$work/spool" "$work/log"
 chmod 700 "$work/munge"
 
+# The processes of this cluster: every process whose environment holds our marker.
+ours() {
+    local pid
+    for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+        [ "$pid" = $$ ] && continue
+        if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -qxF "AGON_SLURM_CLUSTER=$work"; then
+            echo "$pid"
+        fi
+    done
+}
+
 stop() {
-    # Cancel our jobs first, so that slurmd has nothing to wait for, then stop the
-    # daemons we started, by their pid files.
-    if [ -n "${SLURM_CONF:-}" ] && [ -e "$work/slurmctld.pid" ]; then
+    local status=$? name pid left
+    trap - EXIT INT TERM HUP
+    # Cancel our jobs first and wait for them to go, so that no job step outlives the
+    # daemons; then stop the daemons we started, by their pid files.
+    if [ -s "$work/slurmctld.pid" ] && kill -0 "$(cat "$work/slurmctld.pid")" 2>/dev/null; then
         timeout 10 scancel --quiet --full --user=root 2>/dev/null || true
+        for _ in $(seq 50); do
+            [ -z "$(timeout 5 squeue --noheader 2>/dev/null || true)" ] && break
+            sleep 0.2
+        done
     fi
     for name in slurmd slurmctld munged; do
         if [ -s "$work/$name.pid" ]; then
@@ -63,13 +87,29 @@ stop() {
             kill -9 "$pid" 2>/dev/null || true
         fi
     done
+    # Whatever is left of ours (a job step whose daemon died first) goes too.
+    left=$(ours)
+    if [ -n "$left" ]; then
+        kill -9 $left 2>/dev/null || true
+        sleep 0.5
+        left=$(ours)
+        if [ -n "$left" ]; then
+            echo "one-node-cluster: processes of the cluster survived: $left" >&2
+            status=1
+        fi
+    fi
     if [ "${keep:-0}" = 1 ]; then
         echo "one-node-cluster: kept $work" >&2
     else
         rm -rf "$work"
     fi
+    exit "$status"
 }
 trap stop EXIT
+# A signal ends the script through its EXIT trap, with the usual status.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 fail() {
     keep=1
@@ -86,7 +126,7 @@ socket="$work/munge/munge.socket"
 mungekey --create --keyfile="$work/munge/munge.key" --force >/dev/null 2>&1 \
     || fail "mungekey failed"
 chmod 600 "$work/munge/munge.key"
-munged --force --key-file="$work/munge/munge.key" --socket="$socket" \
+AGON_SLURM_CLUSTER="$work" munged --force --key-file="$work/munge/munge.key" --socket="$socket" \
     --pid-file="$work/munged.pid" --log-file="$work/log/munged.log" \
     --seed-file="$work/munge/munged.seed" 2>>"$work/log/munged.log" || fail "munged did not start"
 
@@ -131,8 +171,8 @@ $node State=UNKNOWN
 PartitionName=ci Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF="$work/slurm.conf"
-slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start"
-slurmd -f "$SLURM_CONF" || fail "slurmd did not start"
+AGON_SLURM_CLUSTER="$work" slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start"
+AGON_SLURM_CLUSTER="$work" slurmd -f "$SLURM_CONF" || fail "slurmd did not start"
 for _ in $(seq 100); do
     state=$(sinfo --noheader --format=%t 2>/dev/null | head -n 1 || true)
     [ "$state" = idle ] && break
@@ -140,17 +180,46 @@ for _ in $(seq 100); do
 done
 [ "$state" = idle ] || fail "the node is not idle (state: ${state:-none})"
 
-# A small exploration, prepared once, played on the cluster and in one process.
+# A small exploration, prepared once, played on the cluster and in one process. The
+# long steps run in the background so that a signal reaches the trap at once (bash runs
+# traps only between foreground commands); they carry the cluster's marker, and so do
+# the jobs they submit, so that the teardown finds them.
 family=(--switch capture=line,ring --switch touch-move=off,on --agent random
     --budget 240 --first-pairs 10 --max-plies 200 --seed 3)
-"$selfplay" explore "${family[@]}" --out "$work/cluster" --prepare 2>/dev/null
-AGON_SELFPLAY="$selfplay" ROUND_TIMEOUT=60 "$here/explore-rounds.sh" "$work/cluster" 4 \
-    2>>"$work/log/rounds.log" || fail "the rounds did not complete"
-"$selfplay" explore "${family[@]}" --out "$work/alone" --threads 2 >/dev/null 2>&1
-for file in explore.json explore.csv index.html; do
-    cmp -s "$work/cluster/$file" "$work/alone/$file" \
-        || fail "$file differs between the cluster run and the one-process run"
-done
+shards=4
+"$selfplay" explore "${family[@]}" --out "$work/cluster" --prepare 2>/dev/null \
+    || fail "explore --prepare failed"
+AGON_SLURM_CLUSTER="$work" AGON_SELFPLAY="$selfplay" ROUND_TIMEOUT=60 \
+    "$here/explore-rounds.sh" "$work/cluster" "$shards" 2>>"$work/log/rounds.log" &
+wait $! || fail "the rounds did not complete"
+AGON_SLURM_CLUSTER="$work" "$selfplay" explore "${family[@]}" --out "$work/alone" \
+    --threads 2 >/dev/null 2>"$work/log/alone.log" &
+wait $! || fail "the one-process exploration failed"
+
+# The rounds really ran as job arrays: every round left one log per task and one merge.
 rounds=$(grep -c 'merged; next' "$work/log/rounds.log" || true)
-echo "one-node-cluster: $rounds round(s) as Slurm job arrays of 4 tasks, merged: the same" \
+[ "$rounds" -ge 2 ] || fail "expected at least 2 rounds, the log says $rounds"
+for ((round = 0; round < rounds; round++)); do
+    for ((task = 0; task < shards; task++)); do
+        [ -e "$work/cluster/logs/round-$round-$task.out" ] \
+            || fail "round $round has no log of array task $task"
+    done
+    [ -e "$work/cluster/logs/merge-$round.out" ] || fail "round $round has no merge log"
+done
+
+# The same report, byte for byte; when not, say which rule sets' verdicts differ.
+for file in explore.json explore.csv index.html; do
+    if ! cmp -s "$work/cluster/$file" "$work/alone/$file"; then
+        python3 - "$work/alone/explore.json" "$work/cluster/explore.json" >&2 <<'PY' || true
+import json, sys
+alone, cluster = ({r["name"]: (r["pairs"], r["fairness"], r["decisiveness"], r["status"])
+                   for r in json.load(open(p))["rule_sets"]} for p in sys.argv[1:])
+for name in sorted(set(alone) | set(cluster)):
+    if alone.get(name) != cluster.get(name):
+        print(f"{name}: one process {alone.get(name)}, cluster {cluster.get(name)}")
+PY
+        fail "$file differs between the cluster run and the one-process run"
+    fi
+done
+echo "one-node-cluster: $rounds rounds as Slurm job arrays of $shards tasks, merged: the same" \
     "explore.json, explore.csv and index.html as one process ($(($(date +%s) - started)) s)" >&2
