@@ -55,6 +55,17 @@ pub fn load_file<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
     parsed.map_err(|e| Error::Settings(format!("{}: {e}", path.display())))
 }
 
+/// The random opening plies of each pair: as given, else [`DEFAULT_OPENING_PLIES`], or
+/// none with a suite (a suite replaces the random opening unless random plies are asked
+/// for too).
+pub fn opening_plies(given: Option<u32>, suite: Option<&OpeningSuite>) -> u32 {
+    given.unwrap_or(if suite.is_some() {
+        0
+    } else {
+        DEFAULT_OPENING_PLIES
+    })
+}
+
 /// Every setting, each optional (unset settings take the defaults above).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -295,8 +306,8 @@ impl Settings {
     }
 
     /// The opening suite: the file given (read now), else a stored run's suite with any
-    /// order or start given on top.
-    fn opening_suite(&self) -> Result<Option<OpeningSuite>> {
+    /// order or start given on top. Shared by `run`, `tournament`, `ladder` and `explore`.
+    pub fn opening_suite(&self) -> Result<Option<OpeningSuite>> {
         if let Some(path) = &self.openings {
             let order = self.openings_order.unwrap_or_default();
             let start = self.openings_start.unwrap_or(0);
@@ -319,18 +330,12 @@ impl Settings {
 
     fn experiment(&self, kind: Kind, pairings: Vec<Pairing>) -> Result<Experiment> {
         let openings = self.opening_suite()?;
-        // A suite replaces the random opening unless random plies are asked for too.
-        let default_plies = if openings.is_some() {
-            0
-        } else {
-            DEFAULT_OPENING_PLIES
-        };
         Experiment {
             kind,
             variants: self.variant_names("standard"),
             pairings,
             games: self.games.unwrap_or(DEFAULT_GAMES),
-            opening_plies: self.opening_plies.unwrap_or(default_plies),
+            opening_plies: opening_plies(self.opening_plies, openings.as_ref()),
             max_plies: self.max_plies.unwrap_or(DEFAULT_MAX_PLIES),
             seed: self.seed.unwrap_or(DEFAULT_SEED),
             sprt: match &self.sprt {

@@ -14,6 +14,7 @@
 use crate::adjudication::Adjudication;
 use crate::error::{Error, Result};
 use crate::experiment::{canonical_spec, Experiment, Kind, Pairing};
+use crate::openings::OpeningSuite;
 use crate::stats::Interval;
 use crate::summary::Summary;
 use agon_core::agents::AgentSpec;
@@ -128,7 +129,8 @@ impl LadderSpec {
     }
 
     /// The experiment of the ladders of `variants`: a tournament whose pairings are the
-    /// steps, level `k + 1` first (White in the first game of each pair) against level `k`.
+    /// steps, level `k + 1` first (White in the first game of each pair) against level `k`;
+    /// pair `p` of every step plays opening `p` of the suite, when there is one.
     pub fn experiment(
         &self,
         variants: Vec<String>,
@@ -136,6 +138,7 @@ impl LadderSpec {
         max_plies: u32,
         seed: u64,
         adjudication: Adjudication,
+        openings: Option<OpeningSuite>,
     ) -> Result<Experiment> {
         let agents = self.level_agents()?;
         let pairings = agents
@@ -155,7 +158,7 @@ impl LadderSpec {
             seed,
             sprt: None,
             adjudication,
-            openings: None,
+            openings,
         }
         .validated()
     }
@@ -288,7 +291,14 @@ mod tests {
     fn the_experiment_pairs_each_level_with_the_one_below() {
         let l = LadderSpec::new("mcts:playouts=10", 3, 8).unwrap();
         let e = l
-            .experiment(vec!["standard".into()], 4, 200, 1, Adjudication::default())
+            .experiment(
+                vec!["standard".into()],
+                4,
+                200,
+                1,
+                Adjudication::default(),
+                None,
+            )
             .unwrap();
         let labels: Vec<String> = e.pairings.iter().map(Pairing::label).collect();
         assert_eq!(

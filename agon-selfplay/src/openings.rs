@@ -142,23 +142,59 @@ impl OpeningSuite {
     }
 
     /// Checks that every opening starts a game that is not over under every rule set.
+    ///
+    /// A suite that some rule set cannot play is refused whole, never played in part:
+    /// every rule set must start from the same openings, or their comparison (and a
+    /// switch's effect) would mix the rules with the openings. The error counts the
+    /// (opening, rule set) combinations that fail, names the first few with the reason,
+    /// and says how to fix the suite or the family.
     pub fn check(&self, variants: &[String]) -> Result<()> {
+        const SHOWN: usize = 5;
+        let mut failures = Vec::new();
+        let mut failed_openings = vec![false; self.openings.len()];
+        let mut failed_variants = 0;
         for variant in variants {
             let rules: Rules = variant
                 .parse()
                 .map_err(|e: agon_core::ParseRulesError| Error::Settings(e.to_string()))?;
+            let before = failures.len();
             for (k, opening) in self.openings.iter().enumerate() {
-                opening.game(rules).map_err(|why| {
-                    Error::Settings(format!(
-                        "{}: opening {} ({}) cannot start a game under `{variant}`: {why}",
-                        self.file,
+                if let Err(why) = opening.game(rules) {
+                    failed_openings[k] = true;
+                    failures.push(format!(
+                        "opening {} ({}) cannot start a game under `{variant}`: {why}",
                         k + 1,
                         opening.label()
-                    ))
-                })?;
+                    ));
+                }
             }
+            failed_variants += usize::from(failures.len() > before);
         }
-        Ok(())
+        if failures.is_empty() {
+            return Ok(());
+        }
+        let openings = failed_openings.iter().filter(|&&f| f).count();
+        let mut message = format!(
+            "{}: {} of its {} opening(s) cannot be played under {} of the {} rule set(s); \
+             every rule set plays every opening, so the suite is refused whole:",
+            self.file,
+            openings,
+            self.openings.len(),
+            failed_variants,
+            variants.len()
+        );
+        for failure in failures.iter().take(SHOWN) {
+            message.push_str("\n  ");
+            message.push_str(failure);
+        }
+        if failures.len() > SHOWN {
+            message.push_str(&format!("\n  ... and {} more", failures.len() - SHOWN));
+        }
+        message.push_str(
+            "\nRemove those openings from the suite, or leave out the rule sets that refuse \
+             them",
+        );
+        Err(Error::Settings(message))
     }
 
     /// The index (in the file) of the opening of pair `pair` of a block.
@@ -274,6 +310,17 @@ mod tests {
         };
         let error = suite.check(&["standard".into()]).unwrap_err().to_string();
         assert!(error.contains("opening 2 (h9-g8)"), "{error}");
+        // Every failure is counted; opening 1 is legal under both rule sets.
+        let error = suite
+            .check(&["standard".into(), "capture=ring".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("1 of its 2 opening(s) cannot be played under 2 of the 2 rule set(s)"),
+            "{error}"
+        );
+        assert!(error.contains("under `capture=ring`"), "{error}");
+        assert!(!error.contains("opening 1 "), "{error}");
     }
 
     #[test]

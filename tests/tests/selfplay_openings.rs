@@ -1,7 +1,8 @@
 //! `--openings FILE`: each pair of games plays one suite opening with colours swapped,
 //! every variant and pairing plays the same openings in the same order, the same games at
 //! 1 and 2 threads, and the suite is part of the stored experiment (a `--resume` keeps it
-//! and refuses another).
+//! and refuses another); the same for `explore`, whose suite every rule set of the family
+//! must be able to play.
 
 use agon_tests::cli::agon;
 use agon_tests::selfplay::{assert_same_outputs, csv_rows, read, scratch, selfplay};
@@ -331,4 +332,223 @@ fn the_report_breaks_results_down_by_opening() {
     let text = selfplay(&["report", out.to_str().unwrap()]).ok().stdout;
     assert!(text.contains("By opening"), "{text}");
     assert!(text.contains(&openings[0]), "{text}");
+}
+
+/// `explore --openings`: a family of four rule sets raced from the suite, with ladders of
+/// the survivors from the same suite.
+fn explore_args(out: &Path, threads: &str, extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "explore",
+        "--switch",
+        "capture=line,ring",
+        "--switch",
+        "touch-move=off,on",
+        "--agent",
+        "random",
+        "--budget",
+        "160",
+        "--max-plies",
+        "120",
+        "--seed",
+        "6",
+        "--ladder",
+        "2",
+        "--ladder-agent",
+        "alphabeta:depth=1",
+        "--ladder-games",
+        "4",
+        "--threads",
+        threads,
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+/// The files of an exploration that depend on nothing but its spec and games.
+const EXPLORE_REPORTS: [&str; 5] = [
+    "explore-spec.json",
+    "explore.json",
+    "explore.csv",
+    "index.html",
+    "games/games.agn",
+];
+
+#[track_caller]
+fn assert_same_exploration(a: &Path, b: &Path) {
+    for name in EXPLORE_REPORTS {
+        assert!(
+            read(a, name) == read(b, name),
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+#[test]
+fn explore_with_openings_is_the_same_at_one_and_two_threads_and_from_a_config_file() {
+    let dir = scratch("openings-explore");
+    let suite = dir.join("suite.agn");
+    std::fs::write(&suite, SUITE).unwrap();
+    let openings = suite_openings(&suite);
+    let suite_arg = suite.to_str().unwrap();
+    let given = [
+        "--openings",
+        suite_arg,
+        "--openings-order",
+        "sequential",
+        "--openings-start",
+        "1",
+    ];
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    selfplay(&explore_args(&one, "1", &given)).ok();
+    selfplay(&explore_args(&two, "2", &given)).ok();
+    assert_same_exploration(&one, &two);
+
+    // Pair p of every rule set plays opening (1 + p) mod 3, both games of it; the random
+    // opening plies are off by default with a suite, so the opening is exactly the entry.
+    let report: serde_json::Value = serde_json::from_str(&read(&one, "explore.json")).unwrap();
+    let spec = &report["explore"];
+    assert_eq!(spec["opening_plies"], 0);
+    assert_eq!(spec["openings"]["start"], 1);
+    assert_eq!(spec["openings"]["openings"].as_array().unwrap().len(), 3);
+    let games_per_rule_set = 2 * spec["max_pairs"].as_u64().unwrap();
+    let rows = csv_rows(&read(&one, "games/games.csv"));
+    let mut rule_sets = std::collections::BTreeSet::new();
+    for row in &rows {
+        let index: u64 = row["index"].parse().unwrap();
+        let pair = (index % games_per_rule_set / 2) as usize;
+        assert_eq!(row["opening"], openings[(1 + pair) % 3], "game {index}");
+        rule_sets.insert(row["variant"].clone());
+    }
+    assert_eq!(rule_sets.len(), 4);
+    // The ladders' games start from the suite too (when some rule set survived).
+    if let Ok(ladder) = std::fs::read_to_string(one.join("ladder").join("games.csv")) {
+        for row in csv_rows(&ladder) {
+            assert!(openings.contains(&row["opening"]), "{}", row["opening"]);
+        }
+    }
+    agon(&["validate", one.join("games/games.agn").to_str().unwrap()]).ok();
+    assert!(read(&one, "index.html").contains("3 openings, sequential order from 1"));
+
+    // The same exploration from a config file, with the openings keys.
+    let config = dir.join("explore.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "switch = [\"capture=line,ring\", \"touch-move=off,on\"]\nagent = \"random\"\n\
+             budget = 160\nmax-plies = 120\nseed = 6\nladder = 2\n\
+             ladder-agent = \"alphabeta:depth=1\"\nladder-games = 4\n\
+             openings = {:?}\nopenings-order = \"sequential\"\nopenings-start = 1\n",
+            suite_arg
+        ),
+    )
+    .unwrap();
+    let from_file = dir.join("file");
+    selfplay(&[
+        "explore",
+        "--config",
+        config.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--out",
+        from_file.to_str().unwrap(),
+    ])
+    .ok();
+    assert_same_exploration(&one, &from_file);
+}
+
+#[test]
+fn an_explored_suite_is_stored_so_resumes_and_shards_need_no_file() {
+    let dir = scratch("openings-explore-resume");
+    let suite = dir.join("suite.agn");
+    std::fs::write(&suite, SUITE).unwrap();
+    let given = [
+        "--openings",
+        suite.to_str().unwrap(),
+        "--openings-order",
+        "random",
+    ];
+    let whole = dir.join("whole");
+    selfplay(&explore_args(&whole, "2", &given)).ok();
+
+    // Prepared, then the file is gone: the round's shards and a resume play the stored
+    // suite and end where one process ends.
+    let resumed = dir.join("resumed");
+    selfplay(&explore_args(
+        &resumed,
+        "1",
+        &[&given[..], &["--prepare"]].concat(),
+    ))
+    .ok();
+    std::fs::rename(&suite, dir.join("moved.agn")).unwrap();
+    let out = resumed.to_str().unwrap();
+    selfplay(&[
+        "explore",
+        "--out",
+        out,
+        "--round",
+        "0",
+        "--shard",
+        "0/2",
+        "--threads",
+        "1",
+    ])
+    .ok();
+    selfplay(&["explore", "--resume", "--out", out, "--threads", "2"]).ok();
+    assert_same_exploration(&whole, &resumed);
+
+    // Another suite is another exploration.
+    let other = dir.join("other.agn");
+    std::fs::write(&other, "[Event \"a\"]\n\n1. h9-g9 *\n").unwrap();
+    let e = selfplay(&explore_args(
+        &resumed,
+        "1",
+        &["--openings", other.to_str().unwrap(), "--resume"],
+    ))
+    .code(2);
+    assert!(e.stderr.contains("another exploration"), "{}", e.stderr);
+}
+
+#[test]
+fn a_suite_that_some_rule_set_of_the_family_cannot_play_is_refused_whole() {
+    let dir = scratch("openings-explore-bad");
+    let suite = dir.join("suite.agn");
+    // Moves from the standard start: not a finished placement opening.
+    std::fs::write(&suite, SUITE).unwrap();
+    let out = dir.join("explore");
+    let e = selfplay(&[
+        "explore",
+        "--switch",
+        "opening=standard,placement",
+        "--agent",
+        "random",
+        "--budget",
+        "40",
+        "--openings",
+        suite.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .code(2);
+    assert!(
+        e.stderr.contains(
+            "3 of its 3 opening(s) cannot be played under 1 of the 2 rule set(s); every rule \
+             set plays every opening, so the suite is refused whole"
+        ),
+        "{}",
+        e.stderr
+    );
+    assert!(
+        e.stderr
+            .contains("opening 2 (k1-k2 d1-e2) cannot start a game under `opening=placement`"),
+        "{}",
+        e.stderr
+    );
+    assert!(!out.exists(), "nothing is created");
 }

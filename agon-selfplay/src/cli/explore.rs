@@ -1,11 +1,12 @@
 //! `agon-selfplay explore`: a family of rule sets raced to a verdict (docs/explore.md).
 
-use super::{lock_fresh, print, threads_given, PlayOptions};
+use super::{lock_fresh, print, threads_given, OpeningsOptions, PlayOptions};
 use agon_selfplay::config::Settings;
 use agon_selfplay::explore::spec::SPEC_FILE;
 use agon_selfplay::explore::store::{merge_round, play_shard, prepare, run, Workers};
 use agon_selfplay::explore::{ExploreReport, ExploreSpec, Family, Phase, State, Tests};
 use agon_selfplay::ladder::{LadderSpec, DEFAULT_GAMES as DEFAULT_LADDER_GAMES};
+use agon_selfplay::openings::OpeningOrder;
 use agon_selfplay::store::lock_output;
 use agon_selfplay::{Error, Result, Shard};
 use clap::Args;
@@ -40,6 +41,8 @@ pub struct ExploreArgs {
     first_pairs: Option<u64>,
     #[command(flatten)]
     play: PlayOptions,
+    #[command(flatten)]
+    openings: OpeningsOptions,
     /// Balanced means White's score within ±MARGIN of 1/2 (default 0.02).
     #[arg(long, value_name = "SHARE")]
     margin: Option<f64>,
@@ -110,6 +113,11 @@ struct ExploreSettings {
     seed: Option<u64>,
     draw_adjudication: Option<String>,
     resign_adjudication: Option<String>,
+    openings: Option<String>,
+    #[serde(alias = "openings_order")]
+    openings_order: Option<OpeningOrder>,
+    #[serde(alias = "openings_start")]
+    openings_start: Option<u64>,
     margin: Option<f64>,
     drawish: Option<f64>,
     alpha: Option<f64>,
@@ -128,6 +136,7 @@ macro_rules! overlay {
 
 impl ExploreSettings {
     fn of(args: &ExploreArgs) -> ExploreSettings {
+        let openings = args.openings.settings();
         ExploreSettings {
             switch: (!args.switch.is_empty()).then(|| args.switch.clone()),
             switches: args.switches.clone(),
@@ -141,6 +150,9 @@ impl ExploreSettings {
             seed: args.play.seed,
             draw_adjudication: args.play.draw_adjudication.clone(),
             resign_adjudication: args.play.resign_adjudication.clone(),
+            openings: openings.openings,
+            openings_order: openings.openings_order,
+            openings_start: openings.openings_start,
             margin: args.margin,
             drawish: args.drawish,
             alpha: args.alpha,
@@ -172,6 +184,9 @@ impl ExploreSettings {
             seed,
             draw_adjudication,
             resign_adjudication,
+            openings,
+            openings_order,
+            openings_start,
             margin,
             drawish,
             alpha,
@@ -205,12 +220,17 @@ impl ExploreSettings {
         let budget = self.budget.ok_or_else(|| {
             Error::Settings("explore needs --budget GAMES: the games the race may play".into())
         })?;
-        let adjudication = Settings {
+        // Adjudication and the opening suite are read as `run` reads them.
+        let shared = Settings {
             draw_adjudication: self.draw_adjudication.clone(),
             resign_adjudication: self.resign_adjudication.clone(),
+            openings: self.openings.clone(),
+            openings_order: self.openings_order,
+            openings_start: self.openings_start,
             ..Settings::default()
-        }
-        .adjudication()?;
+        };
+        let adjudication = shared.adjudication()?;
+        let openings = shared.opening_suite()?;
         let defaults = Tests::default();
         let tests = Tests {
             margin: self.margin.unwrap_or(defaults.margin),
@@ -238,13 +258,13 @@ impl ExploreSettings {
             self.max_pairs,
             self.first_pairs,
             (
-                self.opening_plies
-                    .unwrap_or(agon_selfplay::config::DEFAULT_OPENING_PLIES),
+                agon_selfplay::config::opening_plies(self.opening_plies, openings.as_ref()),
                 self.max_plies
                     .unwrap_or(agon_selfplay::config::DEFAULT_MAX_PLIES),
                 self.seed.unwrap_or(agon_selfplay::config::DEFAULT_SEED),
             ),
             adjudication,
+            openings,
             tests,
             ladder,
         )
@@ -314,6 +334,13 @@ pub fn explore(args: ExploreArgs) -> Result<()> {
         );
         return Ok(());
     }
+    // The exploration the options describe, checked (its opening suite under every rule
+    // set included) before anything is created; none when it is read from --out.
+    let spec = if args.merge || (args.resume && !settings.defines_exploration()) {
+        None
+    } else {
+        Some(settings.spec()?)
+    };
     // Every step below writes the exploration's own files: one process at a time. (Shards
     // above lock their own directories, so a round's shards play side by side.)
     let _lock = if !(args.resume || args.merge || dir.join(SPEC_FILE).exists()) {
@@ -351,10 +378,8 @@ pub fn explore(args: ExploreArgs) -> Result<()> {
             print(&format!("{next}\n"))
         };
     }
-    if args.resume && !settings.defines_exploration() {
-        // Continue as stored.
-    } else {
-        prepare(&dir, &settings.spec()?, args.resume)?;
+    if let Some(spec) = &spec {
+        prepare(&dir, spec, args.resume)?;
     }
     if args.prepare {
         let state = State::load(&dir)?;

@@ -145,16 +145,16 @@ fn ladder_experiment(args: &LadderArgs, settings: &Settings) -> Result<Experimen
         .levels
         .ok_or_else(|| Error::Settings("ladder needs --levels L (at least 2)".into()))?;
     let spec = LadderSpec::new(agent, levels, settings.games.unwrap_or(DEFAULT_GAMES))?;
+    let openings = settings.opening_suite()?;
     let mut experiment = spec.experiment(
         settings.variant_names("standard"),
-        settings
-            .opening_plies
-            .unwrap_or(agon_selfplay::config::DEFAULT_OPENING_PLIES),
+        agon_selfplay::config::opening_plies(settings.opening_plies, openings.as_ref()),
         settings
             .max_plies
             .unwrap_or(agon_selfplay::config::DEFAULT_MAX_PLIES),
         settings.seed.unwrap_or(agon_selfplay::config::DEFAULT_SEED),
         settings.adjudication()?,
+        openings,
     )?;
     experiment.sprt = match &settings.sprt {
         Some(text) => Some(text.parse().map_err(Error::Settings)?),

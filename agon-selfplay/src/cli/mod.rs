@@ -84,20 +84,8 @@ pub struct GameOptions {
     games: Option<u64>,
     #[command(flatten)]
     play: PlayOptions,
-    /// An opening suite: game records (each game's actions are an opening) or position
-    /// strings, one per line. Each pair of games plays one opening, colours swapped; every
-    /// variant and pairing plays the same openings. Stored in experiment.json. The random
-    /// --opening-plies (default 0 with a suite) are played after the suite's opening.
-    #[arg(long, value_name = "FILE")]
-    openings: Option<PathBuf>,
-    /// In which order pairs take the suite's openings: `sequential` (the file's) or
-    /// `random` (a permutation drawn from --seed).
-    #[arg(long, value_name = "ORDER", value_parser = ["sequential", "random"])]
-    openings_order: Option<String>,
-    /// The suite opening (0-based, in that order) of each block's first pair; the pairs
-    /// after it take the next ones, wrapping around.
-    #[arg(long, value_name = "N")]
-    openings_start: Option<u64>,
+    #[command(flatten)]
+    openings: OpeningsOptions,
     /// Worker threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -121,6 +109,39 @@ pub struct GameOptions {
     /// decides (alpha and beta default to 0.05).
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
+}
+
+/// An opening suite (shared by every command that plays experiments: `run`,
+/// `tournament`, `ladder`, `explore`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct OpeningsOptions {
+    /// An opening suite: game records (each game's actions are an opening) or position
+    /// strings, one per line. Each pair of games plays one opening, colours swapped; every
+    /// rule set (and pairing) plays the same openings, and one that cannot play them all
+    /// is refused. Stored with the experiment, so a resume keeps it. The random
+    /// --opening-plies (default 0 with a suite) are played after the suite's opening.
+    #[arg(long, value_name = "FILE")]
+    pub(super) openings: Option<PathBuf>,
+    /// In which order pairs take the suite's openings: `sequential` (the file's) or
+    /// `random` (a permutation drawn from --seed).
+    #[arg(long, value_name = "ORDER", value_parser = ["sequential", "random"])]
+    pub(super) openings_order: Option<String>,
+    /// The suite opening (0-based, in that order) of each block's first pair; the pairs
+    /// after it take the next ones, wrapping around.
+    #[arg(long, value_name = "N")]
+    pub(super) openings_start: Option<u64>,
+}
+
+impl OpeningsOptions {
+    /// These options as settings.
+    fn settings(&self) -> Settings {
+        Settings {
+            openings: self.openings.as_ref().map(|p| p.display().to_string()),
+            openings_order: self.openings_order.as_deref().and_then(|o| o.parse().ok()),
+            openings_start: self.openings_start,
+            ..Settings::default()
+        }
+    }
 }
 
 /// How each game is played: its opening, its limit, its seed, its adjudication (shared by
@@ -174,10 +195,7 @@ impl GameOptions {
             games: self.games,
             threads: self.threads,
             sprt: self.sprt.clone(),
-            openings: self.openings.as_ref().map(|p| p.display().to_string()),
-            openings_order: self.openings_order.as_deref().and_then(|o| o.parse().ok()),
-            openings_start: self.openings_start,
-            ..self.play.settings()
+            ..self.play.settings().overlaid(self.openings.settings())
         }
     }
 

@@ -305,7 +305,7 @@ pub fn page(
         html,
         "<header>\n<h1>Which reading of the rules? {} rule sets raced to a verdict</h1>\n\
          <p>{}.</p>\n<p>Agent <code>{}</code>; budget {} games, {} played in {} round(s){}; \
-         seed {}; {} random opening plies; ply limit {}{}. Verdicts: balanced within ±{} \
+         seed {}; {}{} random opening plies; ply limit {}{}. Verdicts: balanced within ±{} \
          points of White's score, drawish below {}% decisive games, each by a sequential \
          test with error rates {} and {}.{}</p>\n</header>\n",
         report.rule_sets.len(),
@@ -320,6 +320,15 @@ pub fn page(
             String::new()
         },
         spec.seed,
+        spec.openings
+            .as_ref()
+            .map_or(String::new(), |suite| format!(
+            "each pair from an opening of <code>{}</code> ({} openings, {} order from {}), then ",
+            escape(&suite.file),
+            suite.openings.len(),
+            suite.order,
+            suite.start
+        )),
         spec.opening_plies,
         spec.max_plies,
         match (&spec.adjudication.draw, &spec.adjudication.resign) {

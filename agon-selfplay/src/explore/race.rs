@@ -264,6 +264,7 @@ mod tests {
             first,
             (0, 100, 1),
             Adjudication::default(),
+            None,
             Tests::default(),
             None,
         )

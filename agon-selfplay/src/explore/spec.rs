@@ -8,6 +8,7 @@ use crate::adjudication::Adjudication;
 use crate::error::{Error, Result};
 use crate::experiment::{canonical_spec, Experiment, Kind, Pairing};
 use crate::ladder::LadderSpec;
+use crate::openings::OpeningSuite;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -42,6 +43,10 @@ pub struct ExploreSpec {
     /// Adjudication of the games.
     #[serde(default, skip_serializing_if = "Adjudication::is_empty")]
     pub adjudication: Adjudication,
+    /// The opening suite (`--openings`), stored whole: pair `p` of every rule set plays
+    /// its opening for `p` (see [`crate::openings`]), and so do the ladders' pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningSuite>,
     /// The verdicts' tests.
     pub tests: Tests,
     /// A skill ladder for each rule set that survives the race.
@@ -68,6 +73,7 @@ impl ExploreSpec {
         first_pairs: Option<u64>,
         game: (u32, u32, u64),
         adjudication: Adjudication,
+        openings: Option<OpeningSuite>,
         tests: Tests,
         ladder: Option<LadderSpec>,
     ) -> Result<ExploreSpec> {
@@ -112,6 +118,7 @@ impl ExploreSpec {
             max_plies,
             seed,
             adjudication,
+            openings,
             tests: tests.checked().map_err(Error::Settings)?,
             ladder,
         };
@@ -136,7 +143,7 @@ impl ExploreSpec {
             seed: self.seed,
             sprt: None,
             adjudication: self.adjudication,
-            openings: None,
+            openings: self.openings.clone(),
         }
         .validated()
     }

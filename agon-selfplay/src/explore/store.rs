@@ -100,6 +100,7 @@ impl State {
                         spec.max_plies,
                         spec.seed,
                         spec.adjudication,
+                        spec.openings.clone(),
                     )?;
                     let rows = read_phase_games(&dir.join(LADDER_DIR), &e)?;
                     Some((e, rows))
