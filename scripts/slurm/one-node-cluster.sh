@@ -55,17 +55,31 @@ chmod 700 "$work/munge"
 
 # The processes of this cluster: every process whose environment holds our marker.
 ours() {
-    local pid
-    for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-        [ "$pid" = $$ ] && continue
-        if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -qxF "AGON_SLURM_CLUSTER=$work"; then
-            echo "$pid"
-        fi
+    grep -lzxF "AGON_SLURM_CLUSTER=$work" /proc/[0-9]*/environ 2>/dev/null \
+        | sed 's|^/proc/\([0-9]*\)/environ$|\1|' || true
+}
+
+# Stops the daemons named, by their pid files in the work directory.
+stop_by_pid_files() {
+    local name pid pids=() alive
+    for name in "$@"; do
+        if [ -s "$work/$name.pid" ]; then pids+=("$(cat "$work/$name.pid")"); fi
     done
+    [ ${#pids[@]} = 0 ] && return 0
+    kill "${pids[@]}" 2>/dev/null || true
+    for _ in $(seq 30); do
+        alive=()
+        for pid in "${pids[@]}"; do
+            if kill -0 "$pid" 2>/dev/null; then alive+=("$pid"); fi
+        done
+        [ ${#alive[@]} = 0 ] && return 0
+        sleep 0.1
+    done
+    kill -9 "${alive[@]}" 2>/dev/null || true
 }
 
 stop() {
-    local status=$? name pid left
+    local status=$? left
     trap - EXIT INT TERM HUP
     # Cancel our jobs first and wait for them to go, so that no job step outlives the
     # daemons; then stop the daemons we started, by their pid files.
@@ -76,17 +90,10 @@ stop() {
             sleep 0.2
         done
     fi
-    for name in slurmd slurmctld munged; do
-        if [ -s "$work/$name.pid" ]; then
-            pid=$(cat "$work/$name.pid")
-            kill "$pid" 2>/dev/null || true
-            for _ in $(seq 50); do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.1
-            done
-            kill -9 "$pid" 2>/dev/null || true
-        fi
-    done
+    # A throwaway cluster has no state worth saving: TERM, at most 3 s to go, then KILL
+    # (slurmctld may take longer than that to exit). Slurm first, then munged.
+    stop_by_pid_files slurmd slurmctld
+    stop_by_pid_files munged
     # Whatever is left of ours (a job step whose daemon died first) goes too.
     left=$(ours)
     if [ -n "$left" ]; then
