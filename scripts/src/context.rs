@@ -13,6 +13,8 @@ pub struct Context {
     pub work: PathBuf,
     /// The `agon-selfplay` binary of this build.
     pub selfplay: PathBuf,
+    /// The `agon` binary of this build (beside `selfplay`).
+    pub agon: PathBuf,
     /// Worker threads for the experiments.
     pub threads: usize,
     /// The commit of the work tree (HEAD), which the binaries were built from.

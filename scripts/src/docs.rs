@@ -97,6 +97,7 @@ pub fn run(args: DocsArgs) -> Result<()> {
         root: root.clone(),
         quick: args.quick,
         work,
+        agon: selfplay.with_file_name(format!("agon{}", std::env::consts::EXE_SUFFIX)),
         selfplay,
         threads: args
             .threads
@@ -242,7 +243,7 @@ fn uncommitted_changes(root: &Path) -> Result<Vec<String>> {
     Ok(status.lines().map(str::to_string).collect())
 }
 
-/// Builds `agon-selfplay` in this build's profile and target folder; returns its path
+/// Builds `agon-selfplay` and `agon` in this build's profile and target folder; returns its path
 /// after checking that it embeds `commit`.
 fn build_binaries(root: &Path, commit: &str) -> Result<PathBuf> {
     let exe = std::env::current_exe()?;
@@ -261,6 +262,10 @@ fn build_binaries(root: &Path, commit: &str) -> Result<PathBuf> {
             "agon-selfplay",
             "--bin",
             "agon-selfplay",
+            "-p",
+            "agon-cli",
+            "--bin",
+            "agon",
         ])
         .args(["--profile", profile])
         .arg("--target-dir")
@@ -269,7 +274,7 @@ fn build_binaries(root: &Path, commit: &str) -> Result<PathBuf> {
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err("cargo build of agon-selfplay failed".into());
+        return Err("cargo build of agon-selfplay and agon failed".into());
     }
     let selfplay = dir.join(format!("agon-selfplay{}", std::env::consts::EXE_SUFFIX));
     let version = Command::new(&selfplay)
@@ -408,6 +413,7 @@ mod tests {
             quick,
             work: PathBuf::new(),
             selfplay: PathBuf::new(),
+            agon: PathBuf::new(),
             threads: 1,
             commit: commit.into(),
             reuse: false,

@@ -8,6 +8,7 @@
 //! framework adds the provenance line to each block, writes the documents and checks that
 //! every block came out well formed.
 
+pub mod analyse_thresholds;
 pub mod examples;
 pub mod explore;
 pub mod ludii_conformance;
@@ -65,6 +66,7 @@ pub const SECTIONS: &[Section] = &[
     explore::ADJUDICATION_RING,
     explore::EXPLORE_RESULT,
     ludii_conformance::SECTION,
+    analyse_thresholds::SECTION,
 ];
 
 /// A config file as a fenced TOML listing, so that the docs show exactly what was run.
