@@ -5,6 +5,7 @@
 //! child outlives the run. Every run is watched: a harness that hangs or grows is killed
 //! and the test fails instead of hanging.
 
+use agon_tests::scratch::ScratchDir;
 use agon_tests::selfplay::{binary, read, scratch, tags, watched_command, Watched};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,8 +13,9 @@ use std::time::{Duration, Instant};
 
 /// Runs three games (the engine is White, Black, White) against `alphabeta:depth=1`, the
 /// engine misbehaving as `mode` says at the third `go` of each of its processes. Returns
-/// the output directory, what the run did, and the pids the engines reported.
-fn run(mode: &str, options: &str) -> (PathBuf, Watched, Vec<u32>) {
+/// the scratch directory (removed when dropped, so the caller keeps it while it reads), the
+/// output directory inside it, what the run did, and the pids the engines reported.
+fn run(mode: &str, options: &str) -> (ScratchDir, PathBuf, Watched, Vec<u32>) {
     let dir = scratch(&format!("hostile-engine-{mode}"));
     let pids = dir.join("pids");
     let out = dir.join("out");
@@ -43,7 +45,7 @@ fn run(mode: &str, options: &str) -> (PathBuf, Watched, Vec<u32>) {
         .lines()
         .filter_map(|l| l.parse().ok())
         .collect();
-    (out, watched, pids)
+    (dir, out, watched, pids)
 }
 
 /// Whether a process is alive (not gone, not a zombie). Linux.
@@ -97,7 +99,7 @@ fn check(out: &Path, run: &Watched, termination: &str, reason: &str, plies: [&st
 
 #[test]
 fn an_engine_flooding_info_lines_loses_by_timeout_in_bounded_memory() {
-    let (out, run, pids) = run("flood", "depth=1,timeout=500");
+    let (_dir, out, run, pids) = run("flood", "depth=1,timeout=500");
     check(
         &out,
         &run,
@@ -111,7 +113,7 @@ fn an_engine_flooding_info_lines_loses_by_timeout_in_bounded_memory() {
 
 #[test]
 fn an_engine_that_ignores_quit_is_killed_when_the_run_ends() {
-    let (out, run, pids) = run("noquit", "depth=1");
+    let (_dir, out, run, pids) = run("noquit", "depth=1");
     assert_eq!(run.killed, None, "{}", run.stderr);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(
@@ -125,7 +127,7 @@ fn an_engine_that_ignores_quit_is_killed_when_the_run_ends() {
 
 #[test]
 fn a_hung_engine_is_killed_with_its_children() {
-    let (out, run, pids) = run("child-hang", "depth=1,timeout=300");
+    let (_dir, out, run, pids) = run("child-hang", "depth=1,timeout=300");
     check(
         &out,
         &run,
@@ -142,7 +144,7 @@ fn a_hung_engine_is_killed_with_its_children() {
 /// is known), not a timeout.
 #[test]
 fn an_engine_that_exits_is_a_crash_even_when_a_child_holds_its_output() {
-    let (out, run, pids) = run("child-crash", "depth=1,timeout=5000");
+    let (_dir, out, run, pids) = run("child-crash", "depth=1,timeout=5000");
     check(
         &out,
         &run,
@@ -157,7 +159,7 @@ fn an_engine_that_exits_is_a_crash_even_when_a_child_holds_its_output() {
 /// checks the engine is ready before its next `go`, never taken for the next answer.
 #[test]
 fn two_bestmoves_for_one_go_lose_by_crash() {
-    let (out, run, pids) = run("twice", "depth=1,timeout=5000");
+    let (_dir, out, run, pids) = run("twice", "depth=1,timeout=5000");
     let agn = read(&out, "games.agn");
     let forfeit = tags(&agn, "Forfeit");
     assert_eq!(tags(&agn, "Termination"), ["crash"; 3], "{agn}");
