@@ -191,6 +191,28 @@ pub fn assert_same_outputs(a: &Path, b: &Path) {
     }
 }
 
+/// The files of an exploration that depend on nothing but its spec and games.
+pub const EXPLORE_REPORTS: [&str; 4] = [
+    "explore-spec.json",
+    "explore.json",
+    "explore.csv",
+    "index.html",
+];
+
+/// Asserts that two exploration directories hold the same reports ([`EXPLORE_REPORTS`])
+/// and the same files `also` (relative paths).
+#[track_caller]
+pub fn assert_same_exploration(a: &Path, b: &Path, also: &[&str]) {
+    for name in EXPLORE_REPORTS.iter().chain(also) {
+        assert!(
+            read(a, name) == read(b, name),
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
 /// Parses CSV text (RFC 4180 quoting) into records of fields.
 pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
     let mut records = Vec::new();

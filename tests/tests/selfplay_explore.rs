@@ -4,33 +4,18 @@
 //! interrupted exploration resumes to the same report; bad requests are refused.
 
 use agon_tests::browser::{inline_svgs, Browser};
-use agon_tests::selfplay::{binary, csv_rows, read, scratch, selfplay, without_timing};
+use agon_tests::selfplay::{
+    assert_same_exploration, binary, csv_rows, read, scratch, selfplay, without_timing,
+};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The files of an exploration that depend on nothing but its spec and games.
-const REPORTS: [&str; 4] = [
-    "explore-spec.json",
-    "explore.json",
-    "explore.csv",
-    "index.html",
-];
-
+/// The same reports, games and experiment (`games.csv` compared without its timing column).
 #[track_caller]
-fn assert_same_exploration(a: &Path, b: &Path) {
-    for name in REPORTS {
-        assert!(
-            read(a, name) == read(b, name),
-            "{name} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
-    for name in ["games/games.agn", "games/experiment.json"] {
-        assert_eq!(read(a, name), read(b, name), "{name}");
-    }
+fn same_exploration(a: &Path, b: &Path) {
+    assert_same_exploration(a, b, &["games/games.agn", "games/experiment.json"]);
     assert_eq!(
         without_timing(&read(a, "games/games.csv")),
         without_timing(&read(b, "games/games.csv"))
@@ -70,7 +55,7 @@ fn the_example_has_four_cards_the_same_at_one_and_two_threads_and_renders() {
     let (one, two) = (dir.join("one"), dir.join("two"));
     the_example(&one, "1");
     the_example(&two, "2");
-    assert_same_exploration(&one, &two);
+    same_exploration(&one, &two);
 
     let report = json(&one, "explore.json");
     let cards = report["rule_sets"].as_array().unwrap();
@@ -245,7 +230,7 @@ fn rounds_played_as_shards_and_merged_equal_one_process() {
         race_rounds + 1,
         "every race round, then the ladders' round"
     );
-    assert_same_exploration(&whole, &sharded);
+    same_exploration(&whole, &sharded);
     assert_eq!(
         read(&whole, "ladder/games.agn"),
         read(&sharded, "ladder/games.agn")
@@ -340,7 +325,7 @@ fn an_interrupted_exploration_resumes_to_the_same_report() {
     let e = selfplay(&args(&killed, &["--resume", "--margin", "0.05"])).code(2);
     assert!(e.stderr.contains("another exploration"), "{}", e.stderr);
     selfplay(&["explore", "--resume", "--out", killed.to_str().unwrap()]).ok();
-    assert_same_exploration(&whole, &killed);
+    same_exploration(&whole, &killed);
     // A finished exploration is not started again over itself.
     let e = selfplay(&args(&whole, &[])).code(2);
     assert!(e.stderr.contains("--resume"), "{}", e.stderr);
