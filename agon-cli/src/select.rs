@@ -68,7 +68,7 @@ pub fn read_action(game: &Game, token: &str) -> Result<Action, String> {
     }
     parse_action(token, game.position())
         .map(|(action, _)| action)
-        .map_err(|e| e.message)
+        .map_err(|e| e.to_string())
 }
 
 /// Plays one action of `--moves`, with a message that says which one and why it failed.

@@ -5,7 +5,10 @@
 //! which asks agon-core whether the action is legal and what it captures).
 
 use crate::error::ErrorKind;
-use agon_core::{Action, Bitboard, Cell, PieceKind, Position, FILE_LETTERS};
+use agon_core::{
+    Action, Bitboard, Cell, IllegalAction, ParseActionError, ParseCellError, PieceKind, Position,
+    FILE_LETTERS,
+};
 use std::fmt;
 
 /// An action token split into the action and the cells its annotations name.
@@ -21,23 +24,131 @@ pub struct AnnotatedAction {
     pub repeated: Option<Cell>,
 }
 
-/// Why an action token is not acceptable in a position.
+/// Why an action token is not acceptable in a position: what went wrong, with the token,
+/// the action and agon-core's reason as data. `Display` writes the message a record error
+/// carries; [`ActionError::kind`] says which [`ErrorKind`] it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ActionError {
-    /// [`ErrorKind::Action`] (not an action), [`ErrorKind::Illegal`] or
-    /// [`ErrorKind::Captures`].
-    pub kind: ErrorKind,
-    /// What was wrong and what was expected.
-    pub message: String,
+#[non_exhaustive]
+pub enum ActionError {
+    /// The token has nothing before its first `x` (`xd1`, or an empty token).
+    MissingAction {
+        /// The token as written.
+        token: String,
+    },
+    /// The part before the first `x` is not an action.
+    NotAnAction {
+        /// The token as written.
+        token: String,
+        /// Why its action part is not an action.
+        error: ParseActionError,
+    },
+    /// A part after an `x` is not a cell (`b1-c1x`, `b1-c1xz9`).
+    NotAnAnnotation {
+        /// The token as written.
+        token: String,
+        /// Why the part after the `x` is not a cell (its `text` is that part).
+        error: ParseCellError,
+    },
+    /// The rules do not allow the action in the position.
+    Illegal {
+        /// The action.
+        action: Action,
+        /// agon-core's reason.
+        reason: IllegalAction,
+    },
+    /// The capture annotations do not match what the action captured.
+    Captures {
+        /// The action.
+        action: Action,
+        /// The cells it really captured.
+        captured: Bitboard,
+        /// The first mismatch found.
+        mismatch: CaptureMismatch,
+    },
+}
+
+/// How capture annotations fail to match the pieces an action captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureMismatch {
+    /// A cell annotated twice.
+    Repeated(Cell),
+    /// A cell annotated that the action does not capture.
+    NotCaptured(Cell),
+    /// A captured cell the annotations leave out.
+    Missing(Cell),
+}
+
+impl ActionError {
+    /// The kind of record defect: [`ErrorKind::Action`] (not an action),
+    /// [`ErrorKind::Illegal`] or [`ErrorKind::Captures`].
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ActionError::MissingAction { .. }
+            | ActionError::NotAnAction { .. }
+            | ActionError::NotAnAnnotation { .. } => ErrorKind::Action,
+            ActionError::Illegal { .. } => ErrorKind::Illegal,
+            ActionError::Captures { .. } => ErrorKind::Captures,
+        }
+    }
 }
 
 impl fmt::Display for ActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            ActionError::MissingAction { token } => {
+                write!(
+                    f,
+                    "`{token}` is not an action: expected an action before `x`"
+                )
+            }
+            ActionError::NotAnAction { token, error } => {
+                write!(f, "`{token}` is not an action: {}", error.kind)
+            }
+            ActionError::NotAnAnnotation { token, error } => write!(
+                f,
+                "`{token}` is not an action: `x{}` is not a capture annotation: {error}; \
+                 expected `x` and a cell, like `xd1`",
+                error.text
+            ),
+            ActionError::Illegal { action, reason } => write!(f, "{action} is not legal: {reason}"),
+            ActionError::Captures {
+                action,
+                captured,
+                mismatch,
+            } => {
+                match mismatch {
+                    CaptureMismatch::Repeated(cell) => {
+                        write!(f, "the capture x{cell} is annotated twice")
+                    }
+                    CaptureMismatch::NotCaptured(cell) => {
+                        write!(f, "x{cell} is annotated but {action} does not capture it")
+                    }
+                    CaptureMismatch::Missing(cell) => {
+                        write!(f, "the capture x{cell} is missing from the annotation")
+                    }
+                }?;
+                let action = *action;
+                match captured.count() {
+                    0 => write!(f, "; {action} captures nothing"),
+                    1 => write!(f, "; {action} captures 1 piece"),
+                    n => write!(f, "; {action} captures {n} pieces"),
+                }?;
+                write!(f, " (written {})", format_annotated(action, *captured))
+            }
+        }
     }
 }
 
-impl std::error::Error for ActionError {}
+impl std::error::Error for ActionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ActionError::NotAnAction { error, .. } => Some(error),
+            ActionError::NotAnAnnotation { error, .. } => Some(error),
+            ActionError::Illegal { reason, .. } => Some(reason),
+            ActionError::MissingAction { .. } | ActionError::Captures { .. } => None,
+        }
+    }
+}
 
 impl AnnotatedAction {
     /// Splits a token into an action and capture annotations (syntax only).
@@ -55,17 +166,14 @@ impl AnnotatedAction {
 
     /// The general parser, which explains every error (the fast one only accepts).
     fn parse_slowly(token: &str) -> Result<AnnotatedAction, ActionError> {
-        let syntax = |reason: String| ActionError {
-            kind: ErrorKind::Action,
-            message: format!("`{token}` is not an action: {reason}"),
-        };
         let mut parts = token.split('x');
         let head = parts.next().unwrap_or_default();
-        let action: Action = head.parse().map_err(|e: agon_core::ParseActionError| {
+        let action: Action = head.parse().map_err(|error| {
+            let token = token.to_string();
             if head.is_empty() {
-                syntax("expected an action before `x`".into())
+                ActionError::MissingAction { token }
             } else {
-                syntax(e.kind.to_string())
+                ActionError::NotAnAction { token, error }
             }
         })?;
         let mut marked = Bitboard::EMPTY;
@@ -73,10 +181,9 @@ impl AnnotatedAction {
         let mut repeated = None;
         for part in parts {
             annotated = true;
-            let cell = Cell::parse(part).map_err(|e| {
-                syntax(format!(
-                    "`x{part}` is not a capture annotation: {e}; expected `x` and a cell, like `xd1`"
-                ))
+            let cell = Cell::parse(part).map_err(|error| ActionError::NotAnAnnotation {
+                token: token.to_string(),
+                error,
             })?;
             if marked.contains(cell) && repeated.is_none() {
                 repeated = Some(cell);
@@ -94,18 +201,15 @@ impl AnnotatedAction {
     /// Compares the annotations with the pieces the action really captured: no annotation
     /// at all is accepted; otherwise the cells must be exactly the captured ones, each once.
     pub fn check_captures(&self, captured: Bitboard) -> Result<(), ActionError> {
-        let error = |message: String| {
-            Err(ActionError {
-                kind: ErrorKind::Captures,
-                message: format!(
-                    "{message}; {} (written {})",
-                    describe_captures(self.action, captured),
-                    format_annotated(self.action, captured)
-                ),
+        let error = |mismatch| {
+            Err(ActionError::Captures {
+                action: self.action,
+                captured,
+                mismatch,
             })
         };
         if let Some(cell) = self.repeated {
-            return error(format!("the capture x{cell} is annotated twice"));
+            return error(CaptureMismatch::Repeated(cell));
         }
         if !self.annotated {
             return Ok(());
@@ -113,15 +217,10 @@ impl AnnotatedAction {
         let extra = self.marked & !captured;
         let missing = captured & !self.marked;
         if let Some(cell) = extra.first() {
-            return error(format!(
-                "x{cell} is annotated but {} does not capture it",
-                self.action
-            ));
+            return error(CaptureMismatch::NotCaptured(cell));
         }
         if let Some(cell) = missing.first() {
-            return error(format!(
-                "the capture x{cell} is missing from the annotation"
-            ));
+            return error(CaptureMismatch::Missing(cell));
         }
         Ok(())
     }
@@ -129,10 +228,12 @@ impl AnnotatedAction {
     /// Checks the action in a position (legality from agon-core, then the annotations) and
     /// returns the cells it captures. `position` is not changed.
     pub fn check(&self, position: &Position) -> Result<Bitboard, ActionError> {
-        position.check(self.action).map_err(|reason| ActionError {
-            kind: ErrorKind::Illegal,
-            message: format!("{} is not legal: {reason}", self.action),
-        })?;
+        position
+            .check(self.action)
+            .map_err(|reason| ActionError::Illegal {
+                action: self.action,
+                reason,
+            })?;
         let mut after = *position;
         let captured = after.play_unchecked(self.action);
         self.check_captures(captured)?;
@@ -279,14 +380,6 @@ pub fn format_annotated(action: Action, captures: Bitboard) -> String {
     text
 }
 
-fn describe_captures(action: Action, captured: Bitboard) -> String {
-    match captured.count() {
-        0 => format!("{action} captures nothing"),
-        1 => format!("{action} captures 1 piece"),
-        n => format!("{action} captures {n} pieces"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,18 +405,68 @@ mod tests {
     #[test]
     fn rejects_malformed_tokens() {
         let e = AnnotatedAction::parse("b1-c1x").unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Action);
+        assert_eq!(e.kind(), ErrorKind::Action);
         assert_eq!(
-            e.message,
+            e.to_string(),
             "`b1-c1x` is not an action: `x` is not a capture annotation: `` is not a cell: empty \
              cell name; expected `x` and a cell, like `xd1`"
         );
         let e = AnnotatedAction::parse("j1-c1").unwrap_err();
         assert_eq!(
-            e.message,
+            e.to_string(),
             "`j1-c1` is not an action: `j1` is not a cell: files are a b c d e f g h i k l (there is no j)"
         );
-        assert!(AnnotatedAction::parse("xd1").is_err());
+        assert_eq!(
+            AnnotatedAction::parse("xd1").unwrap_err(),
+            ActionError::MissingAction {
+                token: "xd1".into()
+            }
+        );
+    }
+
+    /// Each error carries its data, and the core error it comes from as its `source`.
+    #[test]
+    fn errors_carry_the_token_and_the_cause() {
+        use std::error::Error;
+        let e = AnnotatedAction::parse("j1-c1").unwrap_err();
+        let ActionError::NotAnAction { token, error } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!((token.as_str(), error.text.as_str()), ("j1-c1", "j1-c1"));
+        assert_eq!(e.source().unwrap().to_string(), error.to_string());
+        let e = AnnotatedAction::parse("b1-c1xz9").unwrap_err();
+        let ActionError::NotAnAnnotation { error, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(error.text, "z9");
+        assert_eq!(e.kind(), ErrorKind::Action);
+        assert_eq!(e.source().unwrap().to_string(), error.to_string());
+        let start = Position::start(agon_core::Rules::STANDARD);
+        let e = parse_action("f1-f3", &start).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Illegal);
+        let ActionError::Illegal { action, reason } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(action.to_string(), "f1-f3");
+        assert_eq!(e.to_string(), format!("f1-f3 is not legal: {reason}"));
+        assert_eq!(e.source().unwrap().to_string(), reason.to_string());
+        let e = AnnotatedAction::parse("b5-c5xc5xc5")
+            .unwrap()
+            .check_captures(cell("c5").bit())
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ActionError::Captures {
+                action: "b5-c5".parse().unwrap(),
+                captured: cell("c5").bit(),
+                mismatch: CaptureMismatch::Repeated(cell("c5")),
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the capture xc5 is annotated twice; b5-c5 captures 1 piece (written b5-c5xc5)"
+        );
+        assert!(e.source().is_none());
     }
 
     /// The fast parser accepts nothing the general one rejects, and agrees with it.
@@ -361,16 +504,16 @@ mod tests {
         let a = AnnotatedAction::parse("c1-c2xd1").unwrap();
         assert_eq!(a.check_captures(cell("d1").bit()), Ok(()));
         let e = a.check_captures(Bitboard::EMPTY).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Captures);
+        assert_eq!(e.kind(), ErrorKind::Captures);
         assert_eq!(
-            e.message,
+            e.to_string(),
             "xd1 is annotated but c1-c2 does not capture it; c1-c2 captures nothing (written c1-c2)"
         );
         let e = a
             .check_captures(cell("d1").bit().with(cell("b1")))
             .unwrap_err();
         assert_eq!(
-            e.message,
+            e.to_string(),
             "the capture xb1 is missing from the annotation; c1-c2 captures 2 pieces (written c1-c2xb1xd1)"
         );
         let bare = AnnotatedAction::parse("c1-c2").unwrap();

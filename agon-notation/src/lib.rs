@@ -64,7 +64,9 @@ mod verdict;
 mod visitor;
 mod writer;
 
-pub use action_token::{format_annotated, parse_action, ActionError, AnnotatedAction};
+pub use action_token::{
+    format_annotated, parse_action, ActionError, AnnotatedAction, CaptureMismatch,
+};
 pub use annotation::{
     Annotation, Annotations, Comment, Nag, ParseNagError, Suffix, Variation, MAX_VARIATION_DEPTH,
 };
@@ -73,8 +75,8 @@ pub use json::{
     JsonMovePlace, JsonMoveProblem, JsonRecordError, PieceJson, PositionJson, RemovedJson,
 };
 pub use position_notation::{
-    format_position, parse_position, parse_setup, PositionError, PLACEMENT_START_POSITION,
-    START_POSITION,
+    format_position, parse_position, parse_setup, PositionError, PositionField, PositionProblem,
+    PLACEMENT_START_POSITION, START_POSITION,
 };
 pub use reader::{Reader, MAX_COMMENT, MAX_GAME_BYTES, MAX_TOKEN};
 pub use record::{

@@ -36,23 +36,250 @@ pub const START_POSITION: &str = "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w -"
 /// The start of the placement openings: an empty board and every piece in hand.
 pub const PLACEMENT_START_POSITION: &str = "6/7/8/9/10/11/10/9/8/7/6 w QGGGGGGqgggggg";
 
-/// Why a text is not a position string, with the 1-based column (in characters) where the
-/// problem was found.
+/// Why a text is not a position string: the 1-based column (in characters) where the
+/// problem was found, and what it is. Displayed as `column C: ` and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionError {
-    /// 1-based column of the offending character (one past the end for a missing part).
+    /// 1-based column of the offending character (one past the end for a missing part;
+    /// for a rule problem, the field it concerns).
     pub column: usize,
-    /// What was wrong and what was expected.
-    pub message: String,
+    /// What was wrong.
+    pub problem: PositionProblem,
+}
+
+/// What is wrong with a position string: a syntax problem with the text found, or (as
+/// [`PositionProblem::Illegal`]) agon-core's refusal of the setup it describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PositionProblem {
+    /// The text is empty.
+    Empty,
+    /// A file is not followed by `/`.
+    MissingSlash {
+        /// The file letter.
+        file: char,
+        /// Its number of cells.
+        cells: usize,
+        /// What stands there instead (`None`: the end of the text).
+        found: Option<char>,
+    },
+    /// A `/` after the eleventh file.
+    TwelfthFile,
+    /// A field is not preceded by a space.
+    MissingSpace {
+        /// The field expected next.
+        field: PositionField,
+        /// What stands there instead (`None`: the end of the text).
+        found: Option<char>,
+    },
+    /// Two spaces between fields.
+    DoubleSpace,
+    /// The side to move is not `w` or `b`.
+    UnknownSide {
+        /// What stands there instead (`None`: the end of the text).
+        found: Option<char>,
+    },
+    /// A pass count other than `1`.
+    PassCount {
+        /// What stands there instead (`None`: the end of the text).
+        found: Option<char>,
+    },
+    /// Text after the last field.
+    Trailing {
+        /// The first character after it.
+        found: char,
+    },
+    /// A run of empty cells written with a leading zero.
+    LeadingZero,
+    /// A run of empty cells that goes past the end of its file.
+    RunPastEnd {
+        /// The file letter.
+        file: char,
+        /// Its number of cells.
+        cells: usize,
+        /// The run as written.
+        run: String,
+        /// The cells described before it.
+        filled: usize,
+    },
+    /// A character on the board that is neither a piece, `*` nor a number.
+    UnknownPiece {
+        /// The character.
+        found: char,
+    },
+    /// A piece after the last cell of its file.
+    PieceOffBoard {
+        /// The file letter.
+        file: char,
+        /// Its number of cells.
+        cells: usize,
+    },
+    /// A file that describes fewer cells than it has.
+    ShortFile {
+        /// The file letter.
+        file: char,
+        /// Its number of cells.
+        cells: usize,
+        /// The cells described.
+        filled: usize,
+        /// What stands after them (`None`: the end of the text).
+        found: Option<char>,
+    },
+    /// A character in the pieces in hand that is no piece.
+    UnknownPieceInHand {
+        /// The character.
+        found: char,
+    },
+    /// Pieces in hand out of their order (White's then Black's, queen before guards).
+    HandOrder,
+    /// The pieces-in-hand field is empty.
+    MissingHand,
+    /// A pass count under rules that never write one.
+    PassCountUnderRules {
+        /// The rules the string was read under.
+        rules: Rules,
+    },
+    /// The setup is well written but cannot arise in a game ([`Position::from_setup`]).
+    Illegal(agon_core::PositionError),
+}
+
+/// A field of a position string after the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionField {
+    /// The side to move.
+    Side,
+    /// The pieces in hand.
+    Hand,
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "column {}: {}", self.column, self.message)
+        write!(f, "column {}: {}", self.column, self.problem)
     }
 }
 
-impl std::error::Error for PositionError {}
+impl std::error::Error for PositionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.problem.source()
+    }
+}
+
+/// A character found, or the end of the text, as messages name it.
+struct Found(Option<char>);
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(c) => write!(f, "`{c}`"),
+            None => f.write_str("the end"),
+        }
+    }
+}
+
+impl fmt::Display for PositionField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PositionField::Side => "the side to move (`w` or `b`)",
+            PositionField::Hand => "the pieces in hand (`-` or letters like `QGGGGGGqgggggg`)",
+        })
+    }
+}
+
+impl fmt::Display for PositionProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PositionProblem::*;
+        match self {
+            Empty => write!(
+                f,
+                "empty position string; expected a board like `{START_POSITION}`"
+            ),
+            MissingSlash { file, cells, found } => write!(
+                f,
+                "expected `/` after file {file} ({cells} cells), found {}",
+                Found(*found)
+            ),
+            TwelfthFile => f.write_str("the board has 11 files (a to l); found a 12th `/`"),
+            MissingSpace { field, found } => write!(
+                f,
+                "expected a space and then {field}, found {}",
+                Found(*found)
+            ),
+            DoubleSpace => f.write_str("fields are separated by a single space"),
+            UnknownSide { found } => {
+                write!(f, "unknown side {}: expected `w` or `b`", Found(*found))
+            }
+            PassCount { found } => write!(
+                f,
+                "unexpected {}: the only pass count is `1` (a pass was just played); omit it \
+                 otherwise",
+                Found(*found)
+            ),
+            Trailing { found } => {
+                write!(f, "unexpected {} after the last field", Found(Some(*found)))
+            }
+            LeadingZero => {
+                f.write_str("a run of empty cells is a number from 1 to 11 without leading zero")
+            }
+            RunPastEnd {
+                file,
+                cells,
+                run,
+                filled,
+            } => write!(
+                f,
+                "file {file} has {cells} cells ({file}1 to {file}{cells}); {run} empty cells \
+                 after {filled} go past its end"
+            ),
+            UnknownPiece { found } => write!(
+                f,
+                "unknown piece `{found}`: expected Q, G (White), q, g (Black), a `*` after a \
+                 piece for captured, or a number of empty cells"
+            ),
+            PieceOffBoard { file, cells } => write!(
+                f,
+                "file {file} has {cells} cells ({file}1 to {file}{cells}); this piece would be \
+                 off the board"
+            ),
+            ShortFile {
+                file,
+                cells,
+                filled,
+                found,
+            } => write!(
+                f,
+                "file {file} has {cells} cells, but only {filled} are described; expected a \
+                 piece or a number, found {}",
+                Found(*found)
+            ),
+            UnknownPieceInHand { found } => write!(
+                f,
+                "unknown piece `{found}` in hand: expected Q, G, q or g, or `-` for none"
+            ),
+            HandOrder => f.write_str(
+                "pieces in hand are listed White's then Black's, queen before guards (like \
+                 `QGGGGGGqgggggg`)",
+            ),
+            MissingHand => {
+                f.write_str("expected the pieces in hand: `-` or letters like `QGGGGGGqgggggg`")
+            }
+            PassCountUnderRules { rules } => write!(
+                f,
+                "unexpected `1`: a pass count is only written under `ludii`, and the rules are \
+                 `{rules}`"
+            ),
+            Illegal(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PositionProblem {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PositionProblem::Illegal(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Writes a position in position notation (the canonical string: one position, one string).
 pub fn format_position(position: &Position) -> String {
@@ -122,17 +349,14 @@ pub fn parse_position(text: &str, rules: Rules) -> Result<Position, PositionErro
         if !rules.forced_pass() {
             return Err(PositionError {
                 column,
-                message: format!(
-                    "unexpected `1`: a pass count is only written under `ludii`, and the rules \
-                     are `{rules}`"
-                ),
+                problem: PositionProblem::PassCountUnderRules { rules },
             });
         }
     }
     let columns = fields.columns();
     Position::from_setup(fields.setup, rules).map_err(|e| PositionError {
         column: columns(e.kinds()),
-        message: e.to_string(),
+        problem: PositionProblem::Illegal(e),
     })
 }
 
@@ -230,26 +454,13 @@ impl Parser<'_> {
         self.at + 1
     }
 
-    fn error<T>(&self, column: usize, message: impl Into<String>) -> Result<T, PositionError> {
-        Err(PositionError {
-            column,
-            message: message.into(),
-        })
-    }
-
-    fn describe_here(&self) -> String {
-        match self.peek() {
-            Some(c) => format!("`{c}`"),
-            None => "the end".to_string(),
-        }
+    fn error<T>(&self, column: usize, problem: PositionProblem) -> Result<T, PositionError> {
+        Err(PositionError { column, problem })
     }
 
     fn fields(mut self) -> Result<Fields, PositionError> {
         if self.text.is_empty() {
-            return self.error(
-                1,
-                "empty position string; expected a board like `".to_string() + START_POSITION + "`",
-            );
+            return self.error(1, PositionProblem::Empty);
         }
         let mut setup = Setup::empty();
         let mut throne_column = None;
@@ -258,41 +469,30 @@ impl Parser<'_> {
                 match self.peek() {
                     Some('/') => self.at += 1,
                     _ => {
-                        let previous = FILE_LETTERS[file_index - 1] as char;
-                        let size = file_cells(file_index - 1).count();
-                        return self.error(
-                            self.column(),
-                            format!(
-                                "expected `/` after file {previous} ({size} cells), found {}",
-                                self.describe_here()
-                            ),
-                        );
+                        let problem = PositionProblem::MissingSlash {
+                            file: FILE_LETTERS[file_index - 1] as char,
+                            cells: file_cells(file_index - 1).count(),
+                            found: self.peek(),
+                        };
+                        return self.error(self.column(), problem);
                     }
                 }
             }
             self.file(file_index, &mut setup, &mut throne_column)?;
         }
         if self.peek() == Some('/') {
-            return self.error(
-                self.column(),
-                "the board has 11 files (a to l); found a 12th `/`",
-            );
+            return self.error(self.column(), PositionProblem::TwelfthFile);
         }
-        self.space("the side to move (`w` or `b`)")?;
+        self.space(PositionField::Side)?;
         let side_column = self.column();
         let side = match self.peek() {
             Some('w') => Side::White,
             Some('b') => Side::Black,
-            _ => {
-                return self.error(
-                    side_column,
-                    format!("unknown side {}: expected `w` or `b`", self.describe_here()),
-                )
-            }
+            found => return self.error(side_column, PositionProblem::UnknownSide { found }),
         };
         self.at += 1;
         setup.to_move = side;
-        self.space("the pieces in hand (`-` or letters like `QGGGGGGqgggggg`)")?;
+        self.space(PositionField::Hand)?;
         let hand_column = self.column();
         self.hand(&mut setup)?;
         let mut pass_column = None;
@@ -305,23 +505,11 @@ impl Parser<'_> {
                     setup.passes = 1;
                     pass_column = Some(column);
                 }
-                _ => {
-                    return self.error(
-                        column,
-                        format!(
-                            "unexpected {}: the only pass count is `1` (a pass was just played); \
-                             omit it otherwise",
-                            self.describe_here()
-                        ),
-                    )
-                }
+                found => return self.error(column, PositionProblem::PassCount { found }),
             }
         }
-        if self.peek().is_some() {
-            return self.error(
-                self.column(),
-                format!("unexpected {} after the last field", self.describe_here()),
-            );
+        if let Some(found) = self.peek() {
+            return self.error(self.column(), PositionProblem::Trailing { found });
         }
         Ok(Fields {
             setup,
@@ -331,20 +519,18 @@ impl Parser<'_> {
         })
     }
 
-    fn space(&mut self, what: &str) -> Result<(), PositionError> {
+    fn space(&mut self, field: PositionField) -> Result<(), PositionError> {
         if self.peek() == Some(' ') {
             self.at += 1;
             if self.peek() == Some(' ') {
-                return self.error(self.column(), "fields are separated by a single space");
+                return self.error(self.column(), PositionProblem::DoubleSpace);
             }
             Ok(())
         } else {
+            let found = self.peek();
             self.error(
                 self.column(),
-                format!(
-                    "expected a space and then {what}, found {}",
-                    self.describe_here()
-                ),
+                PositionProblem::MissingSpace { field, found },
             )
         }
     }
@@ -371,22 +557,18 @@ impl Parser<'_> {
                     self.at += 1;
                 }
                 if self.chars[start].1 == '0' {
-                    return self.error(
-                        column,
-                        "a run of empty cells is a number from 1 to 11 without leading zero",
-                    );
+                    return self.error(column, PositionProblem::LeadingZero);
                 }
                 if filled.saturating_add(n) > cells.len() {
                     // The run as written (`n` saturates on absurdly long runs of digits).
-                    let written: String = self.chars[start..self.at].iter().map(|c| c.1).collect();
-                    return self.error(
-                        column,
-                        format!(
-                            "file {letter} has {} cells ({letter}1 to {letter}{}); {written} empty cells after {filled} go past its end",
-                            cells.len(),
-                            cells.len()
-                        ),
-                    );
+                    let run = self.chars[start..self.at].iter().map(|c| c.1).collect();
+                    let problem = PositionProblem::RunPastEnd {
+                        file: letter,
+                        cells: cells.len(),
+                        run,
+                        filled,
+                    };
+                    return self.error(column, problem);
                 }
                 filled += n;
                 continue;
@@ -397,25 +579,14 @@ impl Parser<'_> {
                 'q' => (Side::Black, PieceKind::Queen),
                 'g' => (Side::Black, PieceKind::Guard),
                 '/' | ' ' => break,
-                other => {
-                    return self.error(
-                        column,
-                        format!(
-                            "unknown piece `{other}`: expected Q, G (White), q, g (Black), a `*` \
-                             after a piece for captured, or a number of empty cells"
-                        ),
-                    )
-                }
+                found => return self.error(column, PositionProblem::UnknownPiece { found }),
             };
             if filled >= cells.len() {
-                return self.error(
-                    column,
-                    format!(
-                        "file {letter} has {} cells ({letter}1 to {letter}{}); this piece would be off the board",
-                        cells.len(),
-                        cells.len()
-                    ),
-                );
+                let problem = PositionProblem::PieceOffBoard {
+                    file: letter,
+                    cells: cells.len(),
+                };
+                return self.error(column, problem);
             }
             let cell = cells[filled];
             self.at += 1;
@@ -437,14 +608,13 @@ impl Parser<'_> {
             filled += 1;
         }
         if filled < cells.len() {
-            return self.error(
-                self.column(),
-                format!(
-                    "file {letter} has {} cells, but only {filled} are described; expected a piece or a number, found {}",
-                    cells.len(),
-                    self.describe_here()
-                ),
-            );
+            let problem = PositionProblem::ShortFile {
+                file: letter,
+                cells: cells.len(),
+                filled,
+                found: self.peek(),
+            };
+            return self.error(self.column(), problem);
         }
         Ok(())
     }
@@ -465,24 +635,18 @@ impl Parser<'_> {
             let Some(slot) = order.iter().position(|&o| o == c) else {
                 return self.error(
                     self.column(),
-                    format!("unknown piece `{c}` in hand: expected Q, G, q or g, or `-` for none"),
+                    PositionProblem::UnknownPieceInHand { found: c },
                 );
             };
             if slot < last {
-                return self.error(
-                    self.column(),
-                    "pieces in hand are listed White's then Black's, queen before guards (like `QGGGGGGqgggggg`)",
-                );
+                return self.error(self.column(), PositionProblem::HandOrder);
             }
             last = slot;
             counts[slot] = counts[slot].saturating_add(1);
             self.at += 1;
         }
         if self.column() == start {
-            return self.error(
-                start,
-                "expected the pieces in hand: `-` or letters like `QGGGGGGqgggggg`",
-            );
+            return self.error(start, PositionProblem::MissingHand);
         }
         setup.in_hand = [[counts[0], counts[1]], [counts[2], counts[3]]];
         Ok(())
@@ -513,7 +677,7 @@ mod tests {
     fn errors_point_at_the_column() {
         let error = |text: &str, rules: Rules| {
             let e = parse_position(text, rules).unwrap_err();
-            (e.column, e.message)
+            (e.column, e.problem.to_string())
         };
         let s = Rules::STANDARD;
         assert_eq!(
@@ -598,6 +762,45 @@ mod tests {
                     .into()
             )
         );
+    }
+
+    /// Syntax problems carry what was found; rule problems carry agon-core's error as
+    /// their source.
+    #[test]
+    fn errors_carry_the_problem_as_data() {
+        use std::error::Error;
+        let e = parse_position(
+            "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 x -",
+            Rules::STANDARD,
+        )
+        .unwrap_err();
+        assert_eq!(e.column, 43);
+        assert_eq!(e.problem, PositionProblem::UnknownSide { found: Some('x') });
+        assert!(e.source().is_none());
+        let e = parse_position(
+            "1g2G1/G5g/8/g7G/10/Q9q/10/g7G/8/G5g/1g2G1 w",
+            Rules::STANDARD,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.problem,
+            PositionProblem::MissingSpace {
+                field: PositionField::Hand,
+                found: None
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "column 44: expected a space and then the pieces in hand (`-` or letters like \
+             `QGGGGGGqgggggg`), found the end"
+        );
+        let e = parse_position("6/7/8/9/10/5G5/10/9/8/7/6 w -", Rules::STANDARD).unwrap_err();
+        let PositionProblem::Illegal(core) = &e.problem else {
+            panic!("{e:?}")
+        };
+        assert!(core.kinds().contains(PositionErrorKinds::GUARD_ON_THRONE));
+        assert_eq!(e.source().unwrap().to_string(), core.to_string());
+        assert_eq!(e.to_string(), format!("column 13: {core}"));
     }
 
     #[test]

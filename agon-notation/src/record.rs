@@ -223,7 +223,7 @@ impl GameRecord {
             self.result,
             self.termination,
         )
-        .map_err(|e| fail(0, e.kind, e.message))?;
+        .map_err(|e| fail(0, e.kind(), e.to_string()))?;
         match self.termination {
             Some(Termination::MoveLimit) => game.adjudicate_move_limit(),
             Some(Termination::Adjudication) => game.adjudicate(self.result),

@@ -361,7 +361,7 @@ impl<'a> Builder<'a> {
                         column: at.column + e.column as u64 - 1,
                         offset: at.offset + before as u64,
                     };
-                    let message = format!("the Position tag is not a position: {}", e.message);
+                    let message = format!("the Position tag is not a position: {}", e.problem);
                     return self.fail(at, 0, ErrorKind::Position, message);
                 }
             },
@@ -567,7 +567,7 @@ impl Visitor for Builder<'_> {
             }
         };
         if let Err(e) = annotated.check_captures(captured) {
-            return self.fail(at, ply, e.kind, e.message);
+            return self.fail(at, ply, e.kind(), e.to_string());
         }
         Flow::Continue
     }
@@ -683,11 +683,11 @@ impl Visitor for Builder<'_> {
             .map(|(t, _)| t)
             .or_else(|| outcome.map(|o| o.termination));
         if let Err(e) = check_result(outcome, plies, result, termination) {
-            let at = match (e.kind, self.termination) {
+            let at = match (e.kind(), self.termination) {
                 (ErrorKind::Termination, Some((_, tag_at))) => tag_at,
                 _ => result_at,
             };
-            self.fail(at, 0, e.kind, e.message);
+            self.fail(at, 0, e.kind(), e.to_string());
             return;
         }
         self.record.result = result;

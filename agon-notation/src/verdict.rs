@@ -8,19 +8,147 @@
 
 use crate::error::ErrorKind;
 use agon_core::{GameResult, Outcome, Termination};
+use std::fmt;
 
-/// A result that does not fit the game, with the kind of defect and an explanation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerdictError {
-    /// [`ErrorKind::Result`] or [`ErrorKind::Termination`].
-    pub kind: ErrorKind,
-    /// What the rules say and what the record should carry.
-    pub message: String,
+/// A result or termination that does not fit the game: what the rules say, what the
+/// record claims, and how many plies were played. `Display` writes the explanation;
+/// [`VerdictError::kind`] says which [`ErrorKind`] it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VerdictError {
+    /// The rules ended the game with another result.
+    RuleResult {
+        /// How the rules ended the game.
+        outcome: Outcome,
+        /// The plies played.
+        plies: usize,
+        /// The result the record claims.
+        result: GameResult,
+    },
+    /// The rules ended the game with another termination than the tag names.
+    RuleTermination {
+        /// How the rules ended the game.
+        outcome: Outcome,
+        /// The plies played.
+        plies: usize,
+        /// The termination the record names.
+        termination: Termination,
+    },
+    /// A termination with the result `*` (unfinished).
+    TerminationOfUnfinished {
+        /// The termination the record names.
+        termination: Termination,
+    },
+    /// A termination only the rules can give (formation, repetition...), but they did not
+    /// end the game.
+    RuleEndingNotReached {
+        /// The plies played.
+        plies: usize,
+        /// The termination the record names.
+        termination: Termination,
+    },
+    /// A result that the termination does not allow ([`allowed_results`]).
+    ResultNotAllowed {
+        /// The termination the record names.
+        termination: Termination,
+        /// The result the record claims.
+        result: GameResult,
+    },
+    /// A decisive result or a draw, with no termination, for a game the rules did not end.
+    MissingTermination {
+        /// The plies played.
+        plies: usize,
+        /// The result the record claims.
+        result: GameResult,
+    },
 }
 
-impl std::fmt::Display for VerdictError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+impl VerdictError {
+    /// The kind of record defect: [`ErrorKind::Result`] or [`ErrorKind::Termination`].
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            VerdictError::RuleResult { .. }
+            | VerdictError::ResultNotAllowed { .. }
+            | VerdictError::MissingTermination { .. } => ErrorKind::Result,
+            VerdictError::RuleTermination { .. }
+            | VerdictError::TerminationOfUnfinished { .. }
+            | VerdictError::RuleEndingNotReached { .. } => ErrorKind::Termination,
+        }
+    }
+}
+
+impl fmt::Display for VerdictError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ended = |f: &mut fmt::Formatter<'_>, outcome: &Outcome, plies: &usize| {
+            write!(
+                f,
+                "the rules ended the game after ply {plies} by {} ({})",
+                outcome.termination,
+                describe(outcome.result)
+            )
+        };
+        let open = |f: &mut fmt::Formatter<'_>, plies: &usize| {
+            write!(f, "the rules have not ended the game after ply {plies}")
+        };
+        match self {
+            VerdictError::RuleResult {
+                outcome,
+                plies,
+                result,
+            } => {
+                ended(f, outcome, plies)?;
+                write!(
+                    f,
+                    ", so the result must be {}, not {result}",
+                    outcome.result
+                )
+            }
+            VerdictError::RuleTermination {
+                outcome,
+                plies,
+                termination,
+            } => {
+                ended(f, outcome, plies)?;
+                write!(f, ", but the Termination tag says `{termination}`")
+            }
+            VerdictError::TerminationOfUnfinished { termination } => write!(
+                f,
+                "the Termination tag says `{termination}`, but the result is `*` (unfinished)"
+            ),
+            VerdictError::RuleEndingNotReached { plies, termination } => {
+                write!(f, "the Termination tag says `{termination}`, but ")?;
+                open(f, plies)
+            }
+            VerdictError::ResultNotAllowed {
+                termination,
+                result,
+            } => {
+                let allowed: Vec<&str> = allowed_results(*termination)
+                    .iter()
+                    .map(|r| r.token())
+                    .collect();
+                write!(
+                    f,
+                    "a game stopped by {termination} ends {}, not {result}",
+                    allowed.join(" or ")
+                )
+            }
+            VerdictError::MissingTermination { plies, result } => {
+                open(f, plies)?;
+                if *result == GameResult::Draw {
+                    f.write_str(
+                        ", so the draw 1/2-1/2 needs [Termination \"agreement\"] or \
+                         [Termination \"move-limit\"] (or the result `*`)",
+                    )
+                } else {
+                    write!(
+                        f,
+                        ", so the result {result} needs [Termination \"resignation\"] or \
+                         [Termination \"time-forfeit\"] (or the result `*`)"
+                    )
+                }
+            }
+        }
     }
 }
 
@@ -53,67 +181,37 @@ pub fn check_result(
     result: GameResult,
     termination: Option<Termination>,
 ) -> Result<(), VerdictError> {
-    let fail = |kind, message: String| Err(VerdictError { kind, message });
     if let Some(outcome) = rule_outcome.filter(|o| o.termination.is_rule_ending()) {
-        let ended = format!(
-            "the rules ended the game after ply {plies} by {} ({})",
-            outcome.termination,
-            describe(outcome.result)
-        );
         if result != outcome.result {
-            return fail(
-                ErrorKind::Result,
-                format!(
-                    "{ended}, so the result must be {}, not {result}",
-                    outcome.result
-                ),
-            );
+            return Err(VerdictError::RuleResult {
+                outcome,
+                plies,
+                result,
+            });
         }
-        if let Some(t) = termination.filter(|&t| t != outcome.termination) {
-            return fail(
-                ErrorKind::Termination,
-                format!("{ended}, but the Termination tag says `{t}`"),
-            );
+        if let Some(termination) = termination.filter(|&t| t != outcome.termination) {
+            return Err(VerdictError::RuleTermination {
+                outcome,
+                plies,
+                termination,
+            });
         }
         return Ok(());
     }
-    let open = format!("the rules have not ended the game after ply {plies}");
     match (result, termination) {
         (GameResult::Unfinished, None) => Ok(()),
-        (GameResult::Unfinished, Some(t)) => fail(
-            ErrorKind::Termination,
-            format!("the Termination tag says `{t}`, but the result is `*` (unfinished)"),
-        ),
-        (_, Some(t)) if t.is_rule_ending() => fail(
-            ErrorKind::Termination,
-            format!("the Termination tag says `{t}`, but {open}"),
-        ),
+        (GameResult::Unfinished, Some(termination)) => {
+            Err(VerdictError::TerminationOfUnfinished { termination })
+        }
+        (_, Some(termination)) if termination.is_rule_ending() => {
+            Err(VerdictError::RuleEndingNotReached { plies, termination })
+        }
         (_, Some(t)) if allowed_results(t).contains(&result) => Ok(()),
-        (_, Some(t)) => fail(
-            ErrorKind::Result,
-            format!(
-                "a game stopped by {t} ends {}, not {result}",
-                allowed_results(t)
-                    .iter()
-                    .map(|r| r.token())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            ),
-        ),
-        (GameResult::Draw, None) => fail(
-            ErrorKind::Result,
-            format!(
-                "{open}, so the draw 1/2-1/2 needs [Termination \"agreement\"] or \
-                 [Termination \"move-limit\"] (or the result `*`)"
-            ),
-        ),
-        (_, None) => fail(
-            ErrorKind::Result,
-            format!(
-                "{open}, so the result {result} needs [Termination \"resignation\"] or \
-                 [Termination \"time-forfeit\"] (or the result `*`)"
-            ),
-        ),
+        (_, Some(termination)) => Err(VerdictError::ResultNotAllowed {
+            termination,
+            result,
+        }),
+        (_, None) => Err(VerdictError::MissingTermination { plies, result }),
     }
 }
 
@@ -139,11 +237,18 @@ mod tests {
     fn rule_endings_fix_the_result() {
         assert!(check_result(Some(FORMATION), 40, GameResult::WhiteWins, None).is_ok());
         let e = check_result(Some(FORMATION), 40, GameResult::Unfinished, None).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Result);
-        let as_error: &dyn std::error::Error = &e;
-        assert_eq!(as_error.to_string(), e.message);
+        assert_eq!(e.kind(), ErrorKind::Result);
         assert_eq!(
-            e.message,
+            e,
+            VerdictError::RuleResult {
+                outcome: FORMATION,
+                plies: 40,
+                result: GameResult::Unfinished
+            }
+        );
+        let as_error: &dyn std::error::Error = &e;
+        assert_eq!(
+            as_error.to_string(),
             "the rules ended the game after ply 40 by formation (White wins), so the result \
              must be 1-0, not *"
         );
@@ -154,7 +259,49 @@ mod tests {
             Some(Termination::Resignation),
         )
         .unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Termination);
+        assert_eq!(e.kind(), ErrorKind::Termination);
+    }
+
+    /// Every case's message, from its data.
+    #[test]
+    fn each_verdict_says_what_the_record_should_carry() {
+        use GameResult::*;
+        use Termination::*;
+        let message = |outcome, result, termination| {
+            check_result(outcome, 12, result, termination)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            message(Some(FORMATION), WhiteWins, Some(Repetition)),
+            "the rules ended the game after ply 12 by formation (White wins), but the \
+             Termination tag says `repetition`"
+        );
+        assert_eq!(
+            message(None, Unfinished, Some(Agreement)),
+            "the Termination tag says `agreement`, but the result is `*` (unfinished)"
+        );
+        assert_eq!(
+            message(None, Draw, Some(Resignation)),
+            "a game stopped by resignation ends 1-0 or 0-1, not 1/2-1/2"
+        );
+        assert_eq!(
+            message(None, Draw, None),
+            "the rules have not ended the game after ply 12, so the draw 1/2-1/2 needs \
+             [Termination \"agreement\"] or [Termination \"move-limit\"] (or the result `*`)"
+        );
+        assert_eq!(
+            message(None, BlackWins, None),
+            "the rules have not ended the game after ply 12, so the result 0-1 needs \
+             [Termination \"resignation\"] or [Termination \"time-forfeit\"] (or the result `*`)"
+        );
+        assert_eq!(
+            check_result(None, 12, WhiteWins, Some(MoveLimit)),
+            Err(VerdictError::ResultNotAllowed {
+                termination: MoveLimit,
+                result: WhiteWins
+            })
+        );
     }
 
     #[test]
@@ -182,9 +329,9 @@ mod tests {
         assert!(!ok(Unfinished, Some(Agreement)));
         assert!(!ok(WhiteWins, Some(Formation)));
         let e = check_result(None, 10, Draw, Some(Repetition)).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Termination);
+        assert_eq!(e.kind(), ErrorKind::Termination);
         assert_eq!(
-            e.message,
+            e.to_string(),
             "the Termination tag says `repetition`, but the rules have not ended the game after ply 10"
         );
     }

@@ -51,7 +51,7 @@ impl PyGame {
         })?;
         parse_action(text.trim(), self.game.position())
             .map(|(action, _)| action)
-            .map_err(|e| IllegalActionError::new_err(e.message))
+            .map_err(|e| IllegalActionError::new_err(e.to_string()))
     }
 
     fn generate(&self) -> ActionList {

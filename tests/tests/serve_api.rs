@@ -245,7 +245,9 @@ fn bad_requests_get_4xx_with_the_clis_messages_and_the_server_carries_on() {
     // Illegal actions: the engine's words, exactly as `agon play` prints them.
     let game = game_of(&["h9-g9"]);
     for token in ["f1-f3", "h9-h10-h11"] {
-        let expected = parse_action(token, game.position()).unwrap_err().message;
+        let expected = parse_action(token, game.position())
+            .unwrap_err()
+            .to_string();
         let r = post(
             "/api/play",
             json!({"game": {"moves": ["h9-g9"]}, "action": token}),

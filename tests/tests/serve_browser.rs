@@ -474,7 +474,7 @@ async fn steps(page: &Page, server: &Server, illegal: &Path, save_dir: &Path) {
         })
         .expect("a piece and a cell out of its reach");
     let token = format!("{from}-{to}");
-    let refusal = parse_action(&token, &position).unwrap_err().message;
+    let refusal = parse_action(&token, &position).unwrap_err().to_string();
     page.click_cell(&from.to_string()).await;
     page.click_cell(&to.to_string()).await;
     page.wait("!document.getElementById('message').hidden", "the refusal")
@@ -489,7 +489,7 @@ async fn steps(page: &Page, server: &Server, illegal: &Path, save_dir: &Path) {
     page.shot("refusal").await;
     // Typed: an illegal action is refused in the engine's words, a legal one is played.
     page.fill("action-input", "f1-f3\n").await;
-    let refusal = parse_action("f1-f3", &position).unwrap_err().message;
+    let refusal = parse_action("f1-f3", &position).unwrap_err().to_string();
     page.wait(
         &format!(
             "document.getElementById('message').textContent === {}",

@@ -230,7 +230,7 @@ impl<R: Read> Reader<R> {
                 let flow = visitor.action(action, at);
                 state.apply(flow);
             }
-            Err(e) => self.error(state, visitor, at, e.kind, e.message),
+            Err(e) => self.error(state, visitor, at, e.kind(), e.to_string()),
         }
         Ok(false)
     }
