@@ -346,7 +346,7 @@ impl GameRecord {
     /// Reads and validates a record from JSON. The error's `Display` is the message
     /// serde_json gives when reading a [`GameRecord`] through serde.
     pub fn from_json(text: &str) -> Result<GameRecord, JsonRecordError> {
-        let json: GameJson = serde_json::from_str(text).map_err(JsonRecordError::from_serde)?;
+        let json: GameJson = serde_json::from_str(text).map_err(JsonRecordError::from)?;
         record_from_json(json)
     }
 }
@@ -558,8 +558,11 @@ pub enum JsonMoveProblem {
     },
 }
 
-impl JsonRecordError {
-    fn from_serde(error: serde_json::Error) -> JsonRecordError {
+/// serde_json's error when reading records through serde (a list of games, say), typed
+/// as [`JsonRecordError::Json`]: its words without the location, and the location as
+/// numbers. (Check `serde_json::Error::is_eof` first if the text may be incomplete.)
+impl From<serde_json::Error> for JsonRecordError {
+    fn from(error: serde_json::Error) -> JsonRecordError {
         let (line, column) = (error.line(), error.column());
         let text = error.to_string();
         let location = format!(" at line {line} column {column}");

@@ -219,6 +219,33 @@ fn convert_round_trips_records_and_json() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), capture_game);
 }
 
+/// Each defect of a JSON input is reported at its line of the file: a syntax error at its
+/// own line inside a game written over several lines, a refused game (alone or in a list)
+/// where serde_json stopped, and serde_json's location is not repeated after the message.
+#[test]
+fn convert_names_the_line_of_each_json_defect() {
+    let input = "{\"moves\":[]}\n\
+        {\"moves\":\n  [{\"action\": \"h9-g9\"},\n  {\"action\": \"f1-f3\"}]}\n\
+        {\"moves\": [,]}\n\
+        [{\"moves\":[]},\n {\"moves\":[{\"action\":\"f1-f3\"}]}\n]\n\
+        {\"moves\":[],\n \"result\": \"1-0\"}\n\
+        {\"moves\":[], \"colour\": 3}\n";
+    let run = agon_with_stdin(&["convert", "--to", "agn"], input).code(1);
+    assert_eq!(run.stdout, "[Result \"*\"]\n[Variant \"standard\"]\n\n*\n");
+    assert_eq!(
+        run.stderr,
+        "agon: <stdin>:2: game 2: moves[1] (ply 2): f1-f3 is not legal: the piece on f1 \
+         belongs to the opponent\n\
+         agon: <stdin>:5: game 3: expected value\n\
+         agon: <stdin>:8: game 4: moves[0] (ply 1): f1-f3 is not legal: f3 is not next to f1\n\
+         agon: <stdin>:9: game 5: the rules have not ended the game after ply 0, so the \
+         result 1-0 needs [Termination \"resignation\"] or [Termination \"time-forfeit\"] (or \
+         the result `*`)\n\
+         agon: <stdin>:11: game 6: unknown field `colour`, expected one of `tags`, `variant`, \
+         `start`, `nags`, `comments`, `moves`, `result`, `termination`\n"
+    );
+}
+
 #[test]
 fn convert_lists_every_position_of_a_game() {
     let dir = scratch("positions");

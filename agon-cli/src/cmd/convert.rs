@@ -4,7 +4,7 @@ use crate::error::{describe_io, CliError, CliResult, EXIT_ERROR, EXIT_PROBLEMS};
 use crate::files::{expand_inputs, open_input, Input};
 use crate::games::{for_each_game, Event, MapFn, Source};
 use agon_core::Game;
-use agon_notation::{format_annotated, format_position, GameRecord};
+use agon_notation::{format_annotated, format_position, GameRecord, JsonRecordError};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -442,8 +442,12 @@ fn from_json(
             Err(error) if error.is_eof() => {}
             Err(error) => {
                 index += 1;
-                let line = pending_line + error.line().saturating_sub(1);
-                report(index, line, strip_position(&error.to_string()).to_string());
+                // The location is already in front of the message, as a line of the file.
+                let (line, reason) = match JsonRecordError::from(error) {
+                    JsonRecordError::Json { reason, line, .. } => (line, reason),
+                    other => (0, other.to_string()),
+                };
+                report(index, pending_line + line.saturating_sub(1), reason);
                 code = EXIT_PROBLEMS;
                 pending.clear();
                 skipping = !depth.closed();
@@ -459,12 +463,4 @@ fn from_json(
         code = EXIT_PROBLEMS;
     }
     Ok(code)
-}
-
-/// serde_json appends " at line L column C"; the line is already in front.
-fn strip_position(message: &str) -> &str {
-    match message.rfind(" at line ") {
-        Some(i) => &message[..i],
-        None => message,
-    }
 }
