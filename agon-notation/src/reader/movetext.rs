@@ -1,7 +1,8 @@
-//! The movetext tokenizer, one function per token class (as pgn-reader splits its
-//! reader): move numbers and results, NAGs, move suffixes, actions, variations, and what
-//! is none of these. Every scan is bounded by a window of [`MAX_TOKEN`] + 1 bytes, which
-//! keeps the reader linear.
+//! The movetext tokenizer, split by token class as pgn-reader splits its reader: one
+//! function per class reads its token from a window of at most [`MAX_TOKEN`] + 1 bytes
+//! (which keeps the reader linear) and says what it is and how long; one function then
+//! steps over it and hands it to the visitor, or reports it. The classes: move numbers and
+//! results, NAGs, move suffixes, actions, variations, and what is none of these.
 
 use super::{is_word, word_len, GameState, Reader, MAX_TOKEN};
 use crate::action_token::{fast_parse_prefix, AnnotatedAction};
@@ -10,6 +11,142 @@ use crate::error::ErrorKind;
 use crate::visitor::{Dots, Location, Visitor};
 use agon_core::GameResult;
 use std::io::{self, Read};
+
+/// One movetext token, as its class function read it from the window.
+enum Token {
+    MoveNumber(u64, Dots),
+    Result(GameResult),
+    Nag(Nag),
+    Suffix(Suffix),
+    Action(AnnotatedAction),
+    OpenVariation,
+    CloseVariation,
+    /// A word that is not read because the game is being skipped.
+    Skipped,
+    /// A malformed token: the defect to report.
+    Defect(ErrorKind, String),
+    /// A token longer than [`MAX_TOKEN`] bytes (its length is not known yet).
+    TooLong,
+}
+
+/// How many bytes of `window`, from `from`, satisfy `class`: the scan every token class
+/// shares.
+#[inline]
+fn run(window: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
+    let rest = window.get(from..).unwrap_or_default();
+    rest.iter().position(|&b| !class(b)).unwrap_or(rest.len())
+}
+
+/// A move number (`12.`, `12...`) or a result that starts with a digit (`1-0`, `0-1`,
+/// `1/2-1/2`).
+fn number_or_result(window: &[u8]) -> (Token, usize) {
+    let digits = run(window, 0, |b| b.is_ascii_digit());
+    if window.get(digits) != Some(&b'.') {
+        return result(window);
+    }
+    let len = digits + run(window, digits, |b| b == b'.');
+    if len > MAX_TOKEN {
+        return (Token::TooLong, 0);
+    }
+    let number = window[..digits].iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    });
+    let Some(number) = number else {
+        // The text is copied only for the message (move numbers are frequent).
+        let written = String::from_utf8_lossy(&window[..len]);
+        let message = format!("`{written}` is too large for a move number");
+        return (Token::Defect(ErrorKind::MoveNumber, message), len);
+    };
+    let dots = match len - digits {
+        1 => Dots::One,
+        3 => Dots::Three,
+        n => {
+            let message =
+                format!("a move number is followed by `.` (White) or `...` (Black), not {n} dots");
+            return (Token::Defect(ErrorKind::Syntax, message), len);
+        }
+    };
+    (Token::MoveNumber(number, dots), len)
+}
+
+/// A result written with digits, or a word that starts with a digit and is none.
+fn result(window: &[u8]) -> (Token, usize) {
+    let len = word_len(window);
+    if len > MAX_TOKEN {
+        return (Token::TooLong, 0);
+    }
+    let token = match &window[..len] {
+        b"1-0" => Token::Result(GameResult::WhiteWins),
+        b"0-1" => Token::Result(GameResult::BlackWins),
+        b"1/2-1/2" => Token::Result(GameResult::Draw),
+        text => Token::Defect(
+            ErrorKind::Syntax,
+            format!(
+                "`{}` is neither a move number (`12.`, `12...`) nor a result (1-0, 0-1, \
+                 1/2-1/2, *)",
+                String::from_utf8_lossy(text)
+            ),
+        ),
+    };
+    (token, len)
+}
+
+/// A NAG: `$` and digits.
+fn nag(window: &[u8]) -> (Token, usize) {
+    let len = 1 + run(window, 1, |b| b.is_ascii_digit());
+    if len == 1 {
+        let message = "`$` starts a NAG like `$1`; expected digits".to_string();
+        return (Token::Defect(ErrorKind::Syntax, message), 1);
+    }
+    if len > MAX_TOKEN {
+        return (Token::TooLong, 0);
+    }
+    let written = std::str::from_utf8(&window[..len]).unwrap_or_default();
+    let token = match written.parse::<Nag>() {
+        Ok(nag) => Token::Nag(nag),
+        Err(e) => Token::Defect(ErrorKind::Syntax, format!("`{written}` is not a NAG: {e}")),
+    };
+    (token, len)
+}
+
+/// A move suffix: `!`, `?`, `!!`, `??`, `!?`, `?!`.
+fn suffix(window: &[u8]) -> (Token, usize) {
+    let len = run(window, 0, |b| b == b'!' || b == b'?');
+    match Suffix::from_token(&window[..len]) {
+        Some(suffix) => (Token::Suffix(suffix), len),
+        None => {
+            let message = "a move suffix is one of !, ?, !!, ??, !?, ?!".to_string();
+            (
+                Token::Defect(ErrorKind::Syntax, message),
+                len.min(MAX_TOKEN),
+            )
+        }
+    }
+}
+
+/// An action, with its capture annotations (or a word that is none). A word that is not
+/// a well-formed action is only read if the game is not being skipped.
+#[inline]
+fn action(window: &[u8], skipping: bool) -> (Token, usize) {
+    // The fast path: a well-formed action, read in one pass.
+    if let Some((action, used)) = fast_parse_prefix(window) {
+        if used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)) {
+            return (Token::Action(action), used);
+        }
+    }
+    let len = word_len(window);
+    if len > MAX_TOKEN {
+        return (Token::TooLong, 0);
+    }
+    if skipping {
+        return (Token::Skipped, len);
+    }
+    let token = match AnnotatedAction::parse_bytes(&window[..len]) {
+        Ok(action) => Token::Action(action),
+        Err(e) => Token::Defect(e.kind(), e.to_string()),
+    };
+    (token, len)
+}
 
 impl<R: Read> Reader<R> {
     /// One movetext token. Returns true if it was the result token (the game is over).
@@ -20,296 +157,103 @@ impl<R: Read> Reader<R> {
     ) -> io::Result<bool> {
         self.fill(MAX_TOKEN + 1)?;
         let at = self.location();
-        let first = self.buf[self.pos];
-        match first {
-            b'0'..=b'9' => self.number_or_result(state, visitor, at),
-            b'*' => self.unfinished(state, visitor, at),
-            b'$' => self.nag(state, visitor, at),
-            b'!' | b'?' => self.suffix(state, visitor, at),
-            _ if first.is_ascii_alphabetic() => self.action(state, visitor, at),
-            b'(' => self.open_variation(state, visitor, at),
-            b')' => self.close_variation(state, visitor, at),
-            0x80.. => self.non_ascii(state, visitor, at),
-            _ => self.unexpected(state, visitor, at),
+        let window = self.window();
+        let (token, len) = match window[0] {
+            b'0'..=b'9' => number_or_result(window),
+            b'*' => (Token::Result(GameResult::Unfinished), 1),
+            b'$' => nag(window),
+            b'!' | b'?' => suffix(window),
+            first if first.is_ascii_alphabetic() => action(window, state.skipping),
+            b'(' => (Token::OpenVariation, 1),
+            b')' => (Token::CloseVariation, 1),
+            _ => {
+                self.stray_character(state, visitor, at)?;
+                return Ok(false);
+            }
+        };
+        if let Token::TooLong = token {
+            self.too_long(state, visitor, at)?;
+            return Ok(false);
         }
+        self.pos += len;
+        Ok(self.visit(token, state, visitor, at))
     }
 
-    /// A move number (`12.`, `12...`) or a result that starts with a digit (`1-0`, `0-1`,
-    /// `1/2-1/2`).
-    fn number_or_result<V: Visitor>(
+    /// Hands a token the reader has stepped over to the visitor (unless the game is being
+    /// skipped), or reports its defect. Returns true for the result token.
+    fn visit<V: Visitor>(
         &mut self,
+        token: Token,
         state: &mut GameState,
         visitor: &mut V,
         at: Location,
-    ) -> io::Result<bool> {
-        let window = self.window();
-        let digits = window
-            .iter()
-            .position(|b| !b.is_ascii_digit())
-            .unwrap_or(window.len());
-        if window.get(digits) == Some(&b'.') {
-            let dots = window[digits..]
-                .iter()
-                .position(|&b| b != b'.')
-                .unwrap_or(window.len() - digits);
-            let number = window[..digits].iter().try_fold(0u64, |n, &d| {
-                n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-            });
-            if digits + dots > MAX_TOKEN {
-                return self.too_long(state, visitor, at);
-            }
-            let Some(number) = number else {
-                // The text is copied only for the message (move numbers are frequent).
-                let written = String::from_utf8_lossy(&window[..digits + dots]).into_owned();
-                self.pos += digits + dots;
-                let message = format!("`{written}` is too large for a move number");
-                self.error(state, visitor, at, ErrorKind::MoveNumber, message);
-                return Ok(false);
-            };
-            self.pos += digits + dots;
-            let dots = match dots {
-                1 => Dots::One,
-                3 => Dots::Three,
-                n => {
-                    let message = format!(
-                        "a move number is followed by `.` (White) or `...` (Black), \
-                             not {n} dots"
-                    );
-                    self.error(state, visitor, at, ErrorKind::Syntax, message);
-                    return Ok(false);
-                }
-            };
-            if !state.skipping {
-                state.apply(visitor.move_number(number, dots, at));
-            }
-            return Ok(false);
-        }
-        let word_len = word_len(window);
-        if word_len > MAX_TOKEN {
-            return self.too_long(state, visitor, at);
-        }
-        let result = match &window[..word_len] {
-            b"1-0" => Some(GameResult::WhiteWins),
-            b"0-1" => Some(GameResult::BlackWins),
-            b"1/2-1/2" => Some(GameResult::Draw),
-            _ => None,
-        };
-        let text = result
-            .is_none()
-            .then(|| String::from_utf8_lossy(&window[..word_len]).into_owned());
-        self.pos += word_len;
-        match result {
-            Some(result) => {
+    ) -> bool {
+        let flow = match token {
+            Token::Result(result) => {
                 self.close_before_result(state, visitor);
                 if !state.skipping {
                     visitor.result(result, at);
                 }
-                Ok(true)
+                return true;
             }
-            None => {
-                let text = text.unwrap_or_default();
-                let message = format!(
-                    "`{text}` is neither a move number (`12.`, `12...`) nor a result \
-                         (1-0, 0-1, 1/2-1/2, *)"
-                );
-                self.error(state, visitor, at, ErrorKind::Syntax, message);
-                Ok(false)
+            Token::Defect(kind, message) => {
+                self.error(state, visitor, at, kind, message);
+                return false;
             }
-        }
-    }
-
-    /// The result `*`.
-    fn unfinished<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
-        self.pos += 1;
-        self.close_before_result(state, visitor);
-        if !state.skipping {
-            visitor.result(GameResult::Unfinished, at);
-        }
-        Ok(true)
-    }
-
-    /// A NAG: `$` and digits.
-    fn nag<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
-        let window = self.window();
-        let digits = window[1..]
-            .iter()
-            .position(|b| !b.is_ascii_digit())
-            .unwrap_or(window.len() - 1);
-        if digits == 0 {
-            self.pos += 1;
-            let message = "`$` starts a NAG like `$1`; expected digits".to_string();
-            self.error(state, visitor, at, ErrorKind::Syntax, message);
-            return Ok(false);
-        }
-        if digits + 1 > MAX_TOKEN {
-            return self.too_long(state, visitor, at);
-        }
-        let len = digits + 1;
-        let written = std::str::from_utf8(&window[..len]).unwrap_or_default();
-        match written.parse::<Nag>() {
-            Ok(nag) => {
-                self.pos += len;
-                if !state.skipping {
-                    state.apply(visitor.nag(nag, at));
+            Token::Skipped | Token::TooLong => return false,
+            _ if state.skipping => return false,
+            Token::MoveNumber(number, dots) => visitor.move_number(number, dots, at),
+            Token::Nag(nag) => visitor.nag(nag, at),
+            Token::Suffix(suffix) => visitor.suffix(suffix, at),
+            Token::Action(action) => visitor.action(action, at),
+            Token::OpenVariation => {
+                if state.variations.len() == MAX_VARIATION_DEPTH {
+                    let message = format!(
+                        "variations nest at most {MAX_VARIATION_DEPTH} deep; this `(` opens \
+                         one more"
+                    );
+                    self.error(state, visitor, at, ErrorKind::Syntax, message);
+                    return false;
                 }
+                state.variations.push(at);
+                visitor.begin_variation(at)
             }
-            Err(e) => {
-                let message = format!("`{written}` is not a NAG: {e}");
-                self.pos += len;
-                self.error(state, visitor, at, ErrorKind::Syntax, message);
+            Token::CloseVariation => {
+                if state.variations.pop().is_none() {
+                    let message = "`)` closes no variation: no `(` is open".to_string();
+                    self.error(state, visitor, at, ErrorKind::Syntax, message);
+                    return false;
+                }
+                visitor.end_variation(at)
             }
-        }
-        Ok(false)
-    }
-
-    /// A move suffix: `!`, `?`, `!!`, `??`, `!?`, `?!`.
-    fn suffix<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
-        let window = self.window();
-        let len = window
-            .iter()
-            .position(|&b| b != b'!' && b != b'?')
-            .unwrap_or(window.len());
-        let Some(suffix) = Suffix::from_token(&window[..len]) else {
-            self.pos += len.min(MAX_TOKEN);
-            let message = "a move suffix is one of !, ?, !!, ??, !?, ?!".to_string();
-            self.error(state, visitor, at, ErrorKind::Syntax, message);
-            return Ok(false);
         };
-        self.pos += len;
-        if !state.skipping {
-            state.apply(visitor.suffix(suffix, at));
-        }
-        Ok(false)
+        state.apply(flow);
+        false
     }
 
-    /// An action, with its capture annotations (or a word that is none).
-    fn action<V: Visitor>(
+    /// A character no token starts with (one beyond ASCII, outside a comment or tag
+    /// value, or any other): reported, and stepped over.
+    fn stray_character<V: Visitor>(
         &mut self,
         state: &mut GameState,
         visitor: &mut V,
         at: Location,
-    ) -> io::Result<bool> {
-        let window = self.window();
-        // The fast path: a well-formed action, read in one pass.
-        if let Some((action, used)) = fast_parse_prefix(window) {
-            if used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)) {
-                self.pos += used;
-                if !state.skipping {
-                    state.apply(visitor.action(action, at));
-                }
-                return Ok(false);
-            }
-        }
-        let word_len = word_len(window);
-        if word_len > MAX_TOKEN {
-            return self.too_long(state, visitor, at);
-        }
-        if state.skipping {
-            self.pos += word_len;
-            return Ok(false);
-        }
-        let parsed = AnnotatedAction::parse_bytes(&window[..word_len]);
-        self.pos += word_len;
-        match parsed {
-            Ok(action) => {
-                let flow = visitor.action(action, at);
-                state.apply(flow);
-            }
-            Err(e) => self.error(state, visitor, at, e.kind(), e.to_string()),
-        }
-        Ok(false)
-    }
-
-    /// `(`: a variation opens.
-    fn open_variation<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
-        self.pos += 1;
-        if state.skipping {
-            return Ok(false);
-        }
-        if state.variations.len() == MAX_VARIATION_DEPTH {
-            let message = format!(
-                "variations nest at most {MAX_VARIATION_DEPTH} deep; this `(` opens \
-                     one more"
-            );
-            self.error(state, visitor, at, ErrorKind::Syntax, message);
-            return Ok(false);
-        }
-        state.variations.push(at);
-        state.apply(visitor.begin_variation(at));
-        Ok(false)
-    }
-
-    /// `)`: a variation closes.
-    fn close_variation<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
-        self.pos += 1;
-        if state.skipping {
-            return Ok(false);
-        }
-        if state.variations.pop().is_none() {
-            let message = "`)` closes no variation: no `(` is open".to_string();
-            self.error(state, visitor, at, ErrorKind::Syntax, message);
-            return Ok(false);
-        }
-        state.apply(visitor.end_variation(at));
-        Ok(false)
-    }
-
-    /// A character beyond ASCII outside a comment or tag value.
-    fn non_ascii<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
+    ) -> io::Result<()> {
         let found = self.describe_next()?;
-        if self.utf8_char(state, visitor)? {
-            let message =
-                format!("unexpected {found}: outside comments and tag values a record is ASCII");
-            self.error(state, visitor, at, ErrorKind::Syntax, message);
-        }
-        Ok(false)
-    }
-
-    /// Any other character.
-    fn unexpected<V: Visitor>(
-        &mut self,
-        state: &mut GameState,
-        visitor: &mut V,
-        at: Location,
-    ) -> io::Result<bool> {
-        let found = self.describe_next()?;
-        self.pos += 1;
-        let message = format!(
-            "unexpected {found}: expected an action, a move number, a comment, a NAG \
-                 or a result"
-        );
+        let message = if self.buf[self.pos].is_ascii() {
+            self.pos += 1;
+            format!(
+                "unexpected {found}: expected an action, a move number, a comment, a NAG or a \
+                 result"
+            )
+        } else if self.utf8_char(state, visitor)? {
+            format!("unexpected {found}: outside comments and tag values a record is ASCII")
+        } else {
+            // Not UTF-8: utf8_char reported it.
+            return Ok(());
+        };
         self.error(state, visitor, at, ErrorKind::Syntax, message);
-        Ok(false)
+        Ok(())
     }
 
     /// The bytes a token may span: at most [`MAX_TOKEN`] + 1 from the current one.
@@ -327,12 +271,13 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// A token longer than [`MAX_TOKEN`]: reported at its start, then stepped over.
     fn too_long<V: Visitor>(
         &mut self,
         state: &mut GameState,
         visitor: &mut V,
         at: Location,
-    ) -> io::Result<bool> {
+    ) -> io::Result<()> {
         let message = format!("a token longer than {MAX_TOKEN} characters");
         self.error(state, visitor, at, ErrorKind::Syntax, message);
         while let Some(b) = self.peek()? {
@@ -342,6 +287,6 @@ impl<R: Read> Reader<R> {
                 break;
             }
         }
-        Ok(false)
+        Ok(())
     }
 }
