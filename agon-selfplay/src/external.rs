@@ -18,7 +18,10 @@ mod group;
 mod spec;
 
 pub use client::{Engine, Failure, StartError};
-pub use spec::{EngineSpec, DEFAULT_MOVETIME, GRACE, NO_CLOCK_TIMEOUT, PREFIX};
+pub use spec::{
+    EngineSpec, EngineSpecError, EngineSpecProblem, DEFAULT_MOVETIME, GRACE, NO_CLOCK_TIMEOUT,
+    PREFIX,
+};
 
 use crate::error::{Error, Result};
 use agon_core::agents::{from_spec, Agent};
@@ -40,7 +43,7 @@ pub fn retire_idle_engines() {
 
 /// The canonical spec of an agent or engine, or a settings error naming the bad spec.
 pub fn canonical_spec(spec: &str) -> Result<String> {
-    match EngineSpec::parse(spec).map_err(Error::Settings)? {
+    match EngineSpec::parse(spec).map_err(|e| Error::Settings(e.to_string()))? {
         Some(engine) => Ok(engine.canonical()),
         None => from_spec(spec, 0)
             .map(|agent| agent.spec())
@@ -79,7 +82,7 @@ pub enum Refusal {
 impl Player {
     /// The player a spec names, for one game under `rules`, seeded with `seed`.
     pub fn new(spec: &str, seed: u64, rules: Rules) -> Result<Player> {
-        match EngineSpec::parse(spec).map_err(Error::Settings)? {
+        match EngineSpec::parse(spec).map_err(|e| Error::Settings(e.to_string()))? {
             Some(engine) => Ok(Player::Engine(Box::new(EnginePlayer {
                 key: engine.canonical(),
                 spec: engine,

@@ -14,8 +14,8 @@
 //! only: the same at any thread count, in any shard.
 
 use crate::error::{Error, Result};
-use agon_core::{Action, Game, Rng, Rules};
-use agon_notation::{format_position, parse_position, Records};
+use agon_core::{Action, Game, IllegalAction, ParseActionError, Rng, Rules};
+use agon_notation::{format_position, parse_position, PositionError, Records};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -38,26 +38,77 @@ pub enum Opening {
     Position(String),
 }
 
+/// Why an opening cannot start a game under a rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpeningError {
+    /// A word of the actions is not an action.
+    NotAnAction {
+        /// The word.
+        token: String,
+        /// Why it is not an action.
+        error: ParseActionError,
+    },
+    /// An action the rules do not allow where the opening plays it.
+    Illegal {
+        /// The action.
+        action: Action,
+        /// agon-core's reason.
+        reason: IllegalAction,
+    },
+    /// The position string is not a position under the rule set.
+    Position(PositionError),
+    /// The opening ends the game.
+    GameOver,
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::NotAnAction { token, error } => {
+                write!(f, "`{token}` is not an action: {error}")
+            }
+            OpeningError::Illegal { reason, .. } => reason.fmt(f),
+            OpeningError::Position(error) => error.fmt(f),
+            OpeningError::GameOver => f.write_str("the game is over there"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpeningError::NotAnAction { error, .. } => Some(error),
+            OpeningError::Illegal { reason, .. } => Some(reason),
+            OpeningError::Position(error) => Some(error),
+            OpeningError::GameOver => None,
+        }
+    }
+}
+
 impl Opening {
     /// The game this opening starts, under `rules`, or why it cannot start one.
-    pub fn game(&self, rules: Rules) -> std::result::Result<Game, String> {
+    pub fn game(&self, rules: Rules) -> std::result::Result<Game, OpeningError> {
         let game = match self {
             Opening::Moves(moves) => {
                 let mut game = Game::new(rules);
                 for token in moves.split_whitespace() {
-                    let action: Action = token
-                        .parse()
-                        .map_err(|e| format!("`{token}` is not an action: {e}"))?;
-                    game.play(action).map_err(|e| e.to_string())?;
+                    let action: Action =
+                        token.parse().map_err(|error| OpeningError::NotAnAction {
+                            token: token.to_string(),
+                            error,
+                        })?;
+                    game.play(action)
+                        .map_err(|reason| OpeningError::Illegal { action, reason })?;
                 }
                 game
             }
             Opening::Position(text) => {
-                Game::from_position(parse_position(text, rules).map_err(|e| e.to_string())?)
+                Game::from_position(parse_position(text, rules).map_err(OpeningError::Position)?)
             }
         };
         if game.is_over() {
-            return Err("the game is over there".into());
+            return Err(OpeningError::GameOver);
         }
         Ok(game)
     }
@@ -295,6 +346,38 @@ mod tests {
         let lines = format!("# two positions\n{start}\n\n{start}\n");
         assert_eq!(parse_suite(&lines, "s.txt").unwrap().len(), 2);
         assert!(parse_suite("# nothing\n", "e.txt").is_err());
+    }
+
+    /// Each refusal carries its cause as data (and as its `source`), rendered as before.
+    #[test]
+    fn an_opening_that_starts_no_game_says_why() {
+        use std::error::Error;
+        let moves = |text: &str| {
+            Opening::Moves(text.into())
+                .game(Rules::STANDARD)
+                .unwrap_err()
+        };
+        let e = moves("h9-g9 z1");
+        let OpeningError::NotAnAction { token, error } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(token, "z1");
+        assert_eq!(e.to_string(), format!("`z1` is not an action: {error}"));
+        assert!(e.source().is_some());
+        let e = moves("f1-f3");
+        let OpeningError::Illegal { action, reason } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(action.to_string(), "f1-f3");
+        assert_eq!(e.to_string(), reason.to_string());
+        let e = Opening::Position("x".into())
+            .game(Rules::STANDARD)
+            .unwrap_err();
+        let OpeningError::Position(error) = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(e.to_string(), error.to_string());
+        assert_eq!(e.source().unwrap().to_string(), error.to_string());
     }
 
     #[test]

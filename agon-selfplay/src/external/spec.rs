@@ -2,6 +2,7 @@
 //! options set on it.
 
 use agon_notation::protocol::{Go, MAX_DEPTH};
+use std::fmt;
 use std::time::Duration;
 
 /// The prefix that marks an external engine in an agent spec.
@@ -35,21 +36,95 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+/// Why a text that starts with `engine:` is not an engine spec: the spec and what is wrong
+/// in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpecError {
+    /// The spec as given.
+    pub spec: String,
+    /// What is wrong.
+    pub problem: EngineSpecProblem,
+}
+
+/// What is wrong in an engine spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EngineSpecProblem {
+    /// No program after `engine:`.
+    MissingCommand,
+    /// An option without `=`.
+    NotKeyValue {
+        /// The option as written.
+        part: String,
+    },
+    /// A numeric option out of range or not a number.
+    Number {
+        /// The option's key.
+        key: String,
+        /// Its value as written.
+        value: String,
+        /// The smallest value accepted.
+        min: u64,
+        /// The largest value accepted.
+        max: u64,
+    },
+    /// An option no engine spec has.
+    UnknownOption {
+        /// The option's key.
+        key: String,
+    },
+    /// An option given twice.
+    Repeated {
+        /// The option's key.
+        key: String,
+    },
+}
+
+impl fmt::Display for EngineSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not an engine: ", self.spec)?;
+        match &self.problem {
+            EngineSpecProblem::MissingCommand => f.write_str(
+                "the command is missing; expected `engine:PROGRAM [ARGS...][,key=value...]`",
+            ),
+            EngineSpecProblem::NotKeyValue { part } => {
+                write!(f, "option `{part}` is not key=value; {VALID_OPTIONS}")
+            }
+            EngineSpecProblem::Number {
+                key,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "`{key}={value}`: `{key}` takes a whole number from {min} to {max}"
+            ),
+            EngineSpecProblem::UnknownOption { key } => {
+                write!(f, "unknown option `{key}`; {VALID_OPTIONS}")
+            }
+            EngineSpecProblem::Repeated { key } => write!(f, "option `{key}` is given twice"),
+        }
+    }
+}
+
+impl std::error::Error for EngineSpecError {}
+
 impl EngineSpec {
     /// Parses a spec; `Ok(None)` when it does not start with `engine:` (an in-process agent).
     /// The first comma-separated part is the command line (words separated by spaces; no
     /// commas), the others are `key=value` options.
-    pub fn parse(spec: &str) -> Result<Option<EngineSpec>, String> {
+    pub fn parse(spec: &str) -> Result<Option<EngineSpec>, EngineSpecError> {
         let Some(rest) = spec.trim().strip_prefix(PREFIX) else {
             return Ok(None);
         };
-        let error = |message: String| format!("`{spec}` is not an engine: {message}");
+        let error = |problem| EngineSpecError {
+            spec: spec.to_string(),
+            problem,
+        };
         let mut parts = rest.split(',');
         let mut words = parts.next().unwrap_or_default().split_whitespace();
         let Some(program) = words.next() else {
-            return Err(error(
-                "the command is missing; expected `engine:PROGRAM [ARGS...][,key=value...]`".into(),
-            ));
+            return Err(error(EngineSpecProblem::MissingCommand));
         };
         let mut parsed = EngineSpec {
             program: program.to_string(),
@@ -62,18 +137,20 @@ impl EngineSpec {
         };
         for part in parts {
             let Some((key, value)) = part.split_once('=') else {
-                return Err(error(format!(
-                    "option `{part}` is not key=value; {}",
-                    VALID_OPTIONS
-                )));
+                return Err(error(EngineSpecProblem::NotKeyValue {
+                    part: part.to_string(),
+                }));
             };
             let (key, value) = (key.trim(), value.trim());
-            let number = |min: u64, max: u64| -> Result<u64, String> {
+            let number = |min: u64, max: u64| -> Result<u64, EngineSpecError> {
                 match value.parse::<u64>() {
                     Ok(n) if (min..=max).contains(&n) => Ok(n),
-                    _ => Err(error(format!(
-                        "`{key}={value}`: `{key}` takes a whole number from {min} to {max}"
-                    ))),
+                    _ => Err(error(EngineSpecProblem::Number {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                        min,
+                        max,
+                    })),
                 }
             };
             let given = match key {
@@ -91,12 +168,16 @@ impl EngineSpec {
                         twice
                     }
                     _ => {
-                        return Err(error(format!("unknown option `{key}`; {VALID_OPTIONS}")));
+                        return Err(error(EngineSpecProblem::UnknownOption {
+                            key: key.to_string(),
+                        }));
                     }
                 },
             };
             if given {
-                return Err(error(format!("option `{key}` is given twice")));
+                return Err(error(EngineSpecProblem::Repeated {
+                    key: key.to_string(),
+                }));
             }
         }
         if parsed.depth.is_none() && parsed.nodes.is_none() && parsed.movetime.is_none() {
@@ -166,7 +247,7 @@ mod tests {
     }
 
     fn error(spec: &str) -> String {
-        EngineSpec::parse(spec).unwrap_err()
+        EngineSpec::parse(spec).unwrap_err().to_string()
     }
 
     #[test]
@@ -202,6 +283,17 @@ mod tests {
             error("engine:"),
             "`engine:` is not an engine: the command is missing; expected \
              `engine:PROGRAM [ARGS...][,key=value...]`"
+        );
+        assert_eq!(
+            EngineSpec::parse("engine:prog,depth=0")
+                .unwrap_err()
+                .problem,
+            EngineSpecProblem::Number {
+                key: "depth".into(),
+                value: "0".into(),
+                min: 1,
+                max: 255
+            }
         );
         assert_eq!(
             error("engine:prog,depth=0"),
