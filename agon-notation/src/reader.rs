@@ -15,11 +15,20 @@
 //! CRLF, a UTF-8 byte-order mark, blank lines and `%` escape lines are accepted. After a
 //! syntax error the reader skips to the end of the game (its result token, the next tag
 //! section, or the end of the input) and carries on with the next game.
+//!
+//! A caller that needs the bytes of the games too (to hand whole games to other threads,
+//! as the CLI's parallel validator does) asks the reader to keep them: after
+//! [`Reader::retain_from`] the buffer keeps every byte read from that offset on, up to a
+//! limit, [`Reader::retained`] lends them by offset (the offsets of [`Location`]),
+//! [`Reader::release`] lets go of those before an offset, and [`Reader::into_rest`] hands
+//! back the input from an offset on when the limit is reached. The input is read once,
+//! into the one buffer, and no byte is copied for it.
 
 use crate::error::ErrorKind;
 use crate::record::MAX_TAG_VALUE;
 pub use crate::visitor::{Dots, Flow, Location, SyntaxError, Visitor};
 use std::io::{self, Read};
+use std::ops::Range;
 
 mod movetext;
 
@@ -38,7 +47,8 @@ const BUFFER: usize = 64 * 1024;
 /// The streaming tokenizer. See the module documentation.
 pub struct Reader<R> {
     input: R,
-    buf: Box<[u8]>,
+    /// The bytes read and still held: [`BUFFER`] bytes, more while retained bytes need it.
+    buf: Vec<u8>,
     pos: usize,
     /// End of the bytes the reader may look at: `filled`, or less at the current game's
     /// size limit.
@@ -57,10 +67,22 @@ pub struct Reader<R> {
     /// UTF-8 continuation bytes passed on the current line (bytes that are not columns).
     continuation: u64,
     bom_checked: bool,
+    /// The bytes kept for the caller ([`Reader::retain_from`]), if any.
+    retention: Option<Retention>,
     /// Scratch buffers for tag names and values, and comment text.
     name: Vec<u8>,
     value: Vec<u8>,
     comment: Vec<u8>,
+}
+
+/// Which bytes the reader keeps for its caller.
+struct Retention {
+    /// Absolute offset of the first byte kept (at least the reader's `base`).
+    from: u64,
+    /// The most bytes kept.
+    limit: u64,
+    /// The limit was reached: the reader read no further and saw the end of the input.
+    full: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -136,7 +158,7 @@ impl<R: Read> Reader<R> {
     pub fn new(input: R) -> Reader<R> {
         Reader {
             input,
-            buf: vec![0; BUFFER].into_boxed_slice(),
+            buf: vec![0; BUFFER],
             pos: 0,
             end: 0,
             filled: 0,
@@ -147,6 +169,7 @@ impl<R: Read> Reader<R> {
             line_start: 0,
             continuation: 0,
             bom_checked: false,
+            retention: None,
             name: Vec::new(),
             value: Vec::new(),
             comment: Vec::new(),
@@ -166,10 +189,109 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// How many bytes the reader has taken from its input: the offset just past the last
+    /// byte it holds.
+    pub fn bytes_read(&self) -> u64 {
+        self.base + self.filled as u64
+    }
+
+    /// Whether the input has ended: the reader holds every byte it will see (not so when
+    /// it stopped at the retention limit, see [`Reader::retention_full`]).
+    pub fn input_ended(&self) -> bool {
+        self.eof && !self.retention_full()
+    }
+
+    /// Keeps every byte of the input from `offset` on (a byte offset as in [`Location`]),
+    /// at most `limit` bytes, for [`Reader::retained`] and [`Reader::into_rest`]; replaces
+    /// an earlier retention. The bytes from the next unread one on
+    /// ([`Reader::location`]) are always still there; earlier ones may have been dropped,
+    /// and then retention starts at the first byte still held. Once `limit` bytes are kept
+    /// the reader reads no further and sees the end of the input there (see
+    /// [`Reader::retention_full`]); [`Reader::release`] keeps that from happening as long
+    /// as the caller lets go of what it no longer needs.
+    ///
+    /// ```
+    /// use agon_notation::{Location, Reader, Visitor};
+    /// /// Notes where each game starts.
+    /// struct Starts(Vec<u64>);
+    /// impl Visitor for Starts {
+    ///     fn begin_game(&mut self, at: Location) {
+    ///         self.0.push(at.offset);
+    ///     }
+    /// }
+    /// let text = "1. h9-g9 *\n\n[Event \"two\"]\n1. h9-g9 b7-c7 *\n";
+    /// let mut reader = Reader::new(text.as_bytes());
+    /// reader.retain_from(0, 1 << 20);
+    /// let mut starts = Starts(Vec::new());
+    /// while reader.read_game(&mut starts).unwrap() {}
+    /// let second = starts.0[1];
+    /// let game = reader.retained(second..reader.bytes_read()).unwrap();
+    /// assert_eq!(game, b"[Event \"two\"]\n1. h9-g9 b7-c7 *\n");
+    /// reader.release(second);
+    /// assert!(reader.retained(0..second).is_none());
+    /// ```
+    pub fn retain_from(&mut self, offset: u64, limit: usize) {
+        self.retention = Some(Retention {
+            from: offset.max(self.base),
+            limit: limit as u64,
+            full: false,
+        });
+    }
+
+    /// Lets go of the retained bytes before `offset` (the reader may reuse their room).
+    pub fn release(&mut self, offset: u64) {
+        if let Some(retention) = &mut self.retention {
+            retention.from = retention.from.max(offset);
+        }
+    }
+
+    /// The input bytes at the offsets `range`, when they are retained and have been read
+    /// ([`Reader::retain_from`], [`Reader::bytes_read`]); `None` otherwise.
+    pub fn retained(&self, range: Range<u64>) -> Option<&[u8]> {
+        let retention = self.retention.as_ref()?;
+        if range.start < retention.from || range.end > self.bytes_read() {
+            return None;
+        }
+        let start = usize::try_from(range.start - self.base).ok()?;
+        let end = usize::try_from(range.end - self.base).ok()?;
+        self.buf.get(start..end)
+    }
+
+    /// Whether the reader stopped at the retention limit: it read no further, and saw the
+    /// end of the input there. The caller takes the rest back with [`Reader::into_rest`].
+    pub fn retention_full(&self) -> bool {
+        self.retention.as_ref().is_some_and(|r| r.full)
+    }
+
+    /// The input from the retained `offset` on: the bytes held, then what the reader has
+    /// not read yet (without copying the bytes held). `None` if `offset` is not retained.
+    pub fn into_rest(self, offset: u64) -> Option<io::Chain<io::Cursor<Vec<u8>>, R>> {
+        let retention = self.retention.as_ref()?;
+        if offset < retention.from || offset > self.bytes_read() {
+            return None;
+        }
+        let mut held = self.buf;
+        held.truncate(self.filled);
+        let mut cursor = io::Cursor::new(held);
+        cursor.set_position(offset - self.base);
+        Some(cursor.chain(self.input))
+    }
+
     /// Makes at least `want` bytes available after `pos` unless the input (or the game's
     /// size limit) ends first. At the limit, one byte past it is read if there is one, so
     /// that [`Reader::over_limit`] can tell.
+    #[inline]
     fn fill(&mut self, want: usize) -> io::Result<()> {
+        // `end` is always `visible_end()` outside `refill`: most calls find enough bytes.
+        if self.end - self.pos >= want {
+            return Ok(());
+        }
+        self.refill(want)
+    }
+
+    /// [`Reader::fill`] when the bytes in view are too few: reads until they are enough.
+    #[inline(never)]
+    fn refill(&mut self, want: usize) -> io::Result<()> {
         loop {
             self.end = self.visible_end();
             if self.end - self.pos >= want || self.eof {
@@ -178,19 +300,56 @@ impl<R: Read> Reader<R> {
             if self.base + self.end as u64 >= self.limit && self.filled > self.end {
                 return Ok(());
             }
-            if self.pos > 0 {
-                self.buf.copy_within(self.pos..self.filled, 0);
-                self.base += self.pos as u64;
-                self.filled -= self.pos;
-                self.end -= self.pos;
-                self.pos = 0;
+            // Reads stop at the retention limit: never more than `limit` bytes are kept.
+            let mut allowed = usize::MAX;
+            if let Some(retention) = &mut self.retention {
+                let kept = (self.base + self.filled as u64).saturating_sub(retention.from);
+                if kept >= retention.limit {
+                    retention.full = true;
+                    self.eof = true;
+                    continue;
+                }
+                allowed = usize::try_from(retention.limit - kept).unwrap_or(usize::MAX);
             }
-            match self.input.read(&mut self.buf[self.filled..]) {
+            self.make_room();
+            let room = self.buf.len().min(self.filled.saturating_add(allowed));
+            match self.input.read(&mut self.buf[self.filled..room]) {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
+        }
+    }
+
+    /// Drops the bytes no longer needed from the front of the buffer, and grows it if it is
+    /// still full, so that a read has room. Without retention only the few bytes not yet
+    /// looked at are moved. Retained bytes are moved only when at least as many are dropped
+    /// (or the buffer is full), and the buffer doubles up to the retention limit: each byte
+    /// is moved a bounded number of times, and the buffer is never larger than the limit
+    /// (or [`BUFFER`]). Called with fewer bytes retained than the limit.
+    fn make_room(&mut self) {
+        let (keep_from, most) = match &self.retention {
+            None => (self.pos, usize::MAX),
+            Some(retention) => (
+                usize::try_from(retention.from - self.base)
+                    .map_or(self.pos, |retained| retained.min(self.pos)),
+                usize::try_from(retention.limit).unwrap_or(usize::MAX),
+            ),
+        };
+        let kept = self.filled - keep_from;
+        let full = self.filled == self.buf.len();
+        if keep_from > 0 && (self.retention.is_none() || kept <= keep_from || full) {
+            self.buf.copy_within(keep_from..self.filled, 0);
+            self.base += keep_from as u64;
+            self.filled -= keep_from;
+            self.end -= keep_from;
+            self.pos -= keep_from;
+        }
+        if self.filled == self.buf.len() {
+            // Only retained bytes fill the buffer, and they are fewer than the limit.
+            let len = self.buf.len();
+            self.buf.resize((2 * len).min(most).max(len + 1), 0);
         }
     }
 
@@ -879,6 +1038,145 @@ mod tests {
                 _ => Ok(0),
             }
         }
+    }
+
+    /// Hands out its input in reads of sizes drawn from a seeded generator (1 to 3000
+    /// bytes), so that games and characters straddle refills everywhere.
+    struct Chunks<'a> {
+        input: &'a [u8],
+        sizes: agon_core::Rng,
+    }
+
+    impl Read for Chunks<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = (1 + self.sizes.below(3000))
+                .min(out.len())
+                .min(self.input.len());
+            out[..n].copy_from_slice(&self.input[..n]);
+            self.input = &self.input[n..];
+            Ok(n)
+        }
+    }
+
+    /// Where each game begins and ends.
+    #[derive(Default)]
+    struct Spans(Vec<(u64, u64)>);
+
+    impl Visitor for Spans {
+        fn begin_game(&mut self, at: Location) {
+            self.0.push((at.offset, at.offset));
+        }
+        fn end_game(&mut self, at: Location) {
+            if let Some(span) = self.0.last_mut() {
+                span.1 = at.offset;
+            }
+        }
+    }
+
+    /// Games of every kind the reader meets (tags, comments across lines, multi-byte
+    /// characters, CRLF, errors, `%` lines), after a byte-order mark: about 300 KB, so the
+    /// retained bytes outgrow the 64 KiB buffer.
+    fn varied_games() -> Vec<u8> {
+        let mut text = "\u{feff}".to_string();
+        for i in 0..2000 {
+            match i % 5 {
+                0 => text.push_str(&format!(
+                    "[Event \"Café n°{i}\"]\r\n1. h9-g9 b7-c7 *\r\n\r\n"
+                )),
+                1 => text.push_str("{Ein Zug —\nzwei Zeilen} 1. h9-g9 $1 (1. h9-h8) 1-0\n\n"),
+                2 => text.push_str("% escape\n1. h9-g9 # oops *\n\n"),
+                3 => text.push_str(&format!("[Site \"{}\"]\n*\n", "é".repeat(i % 97))),
+                _ => text.push_str("1. b1-c1 {unclosed\n[Round \"x\"]\n*\n"),
+            }
+        }
+        text.into_bytes()
+    }
+
+    #[test]
+    fn retained_bytes_are_the_input_at_the_reported_offsets() {
+        let input = varied_games();
+        let mut plain = Spans::default();
+        let mut reader = Reader::new(&input[..]);
+        while reader.read_game(&mut plain).unwrap() {}
+        for seed in 0..8 {
+            let mut reader = Reader::new(Chunks {
+                input: &input,
+                sizes: agon_core::Rng::new(seed),
+            });
+            // A batch's worth: whatever the reads, the kept bytes stay within the limit.
+            let limit = 20_000;
+            reader.retain_from(0, limit);
+            let mut spans = Spans::default();
+            while reader.read_game(&mut spans).unwrap() {
+                let (begin, end) = *spans.0.last().unwrap();
+                let game = reader.retained(begin..end).unwrap();
+                assert_eq!(game, &input[begin as usize..end as usize], "seed {seed}");
+                assert!(reader.bytes_read() - begin <= limit as u64);
+                if begin > 0 {
+                    // Kept since the last release (at the game before), then let go.
+                    assert!(reader.retained(begin - 1..end).is_some());
+                    reader.release(begin);
+                    assert!(reader.retained(begin - 1..end).is_none());
+                }
+            }
+            assert!(!reader.retention_full() && reader.input_ended());
+            assert_eq!(spans.0, plain.0, "retaining changes nothing reported");
+            assert!(reader.retained(0..1).is_none());
+            let last = plain.0.last().unwrap().0;
+            assert_eq!(
+                reader.retained(last..input.len() as u64).unwrap(),
+                &input[last as usize..]
+            );
+        }
+    }
+
+    #[test]
+    fn everything_retained_is_kept_whole() {
+        let input = varied_games();
+        let mut reader = Reader::new(OneByte(&input));
+        reader.retain_from(0, usize::MAX);
+        assert_eq!(log(&input), {
+            let mut log = Log::default();
+            while reader.read_game(&mut log).unwrap() {}
+            log.0
+        });
+        assert_eq!(reader.retained(0..input.len() as u64).unwrap(), &input[..]);
+        assert!(reader.retained(0..input.len() as u64 + 1).is_none());
+    }
+
+    #[test]
+    fn retention_stops_at_its_limit_and_hands_back_the_rest() {
+        // A comment of 100 KB between two games: a caller that keeps the second game's
+        // bytes from its start would keep the whole comment.
+        let mut input = b"1. h9-g9 *\n\n1. b7-c7 {".to_vec();
+        input.resize(100_000, b'x');
+        input.extend_from_slice(b"} *\n\n[Event \"last\"]\n1. h9-g9 *\n");
+        let second = 12;
+        let mut reader = Reader::new(Chunks {
+            input: &input,
+            sizes: agon_core::Rng::new(7),
+        });
+        reader.retain_from(second, 30_000);
+        let mut spans = Spans::default();
+        assert!(reader.read_game(&mut spans).unwrap());
+        assert!(!reader.retention_full());
+        // The second game meets the limit inside its comment: the reader sees the input
+        // end there, and the rest comes back from any retained offset.
+        reader.read_game(&mut spans).unwrap();
+        assert!(reader.retention_full() && !reader.input_ended());
+        assert_eq!(reader.bytes_read(), second + 30_000);
+        assert!(!reader.read_game(&mut spans).unwrap());
+        let mut rest = Vec::new();
+        reader
+            .into_rest(second)
+            .unwrap()
+            .read_to_end(&mut rest)
+            .unwrap();
+        assert_eq!(rest, &input[second as usize..]);
+        // Offsets before the retained ones cannot come back.
+        let mut reader = Reader::new(&input[..]);
+        reader.retain_from(second, 30_000);
+        assert!(reader.into_rest(second - 1).is_none());
     }
 
     #[test]

@@ -130,6 +130,12 @@ impl<R: Read> Records<R> {
         self.replayed.take()
     }
 
+    /// How many bytes have been read from the input ([`Reader::bytes_read`]): for progress
+    /// reports.
+    pub fn bytes_read(&self) -> u64 {
+        self.reader.bytes_read()
+    }
+
     /// Names the input in error messages.
     pub fn with_file_name(mut self, name: impl Into<String>) -> Records<R> {
         self.file = Some(name.into());

@@ -135,17 +135,37 @@ fn check_input(data: &[u8], chunk: usize) -> (usize, usize) {
             }
         }
     }
-    // The syntax layer alone agrees on the number of games.
-    struct Count(usize);
-    impl Visitor for Count {
-        fn begin_game(&mut self, _: agon_notation::Location) {
-            self.0 += 1;
+    // The syntax layer alone agrees on the number of games, and a reader that retains its
+    // input (releasing each game's bytes once past it, as the CLI's batches do) lends
+    // exactly the input's bytes at the offsets it reports.
+    #[derive(Default)]
+    struct Spans(Vec<(u64, u64)>);
+    impl Visitor for Spans {
+        fn begin_game(&mut self, at: agon_notation::Location) {
+            self.0.push((at.offset, at.offset));
+        }
+        fn end_game(&mut self, at: agon_notation::Location) {
+            if let Some(span) = self.0.last_mut() {
+                span.1 = at.offset;
+            }
         }
     }
-    let mut reader = Reader::new(data);
-    let mut count = Count(0);
-    while reader.read_game(&mut count).expect("in-memory read") {}
-    assert_eq!(count.0, valid + errors);
+    let mut reader = Reader::new(Chunked { data, chunk });
+    reader.retain_from(0, usize::MAX);
+    let mut spans = Spans::default();
+    let mut released = 0;
+    while reader.read_game(&mut spans).expect("in-memory read") {
+        let (begin, end) = *spans.0.last().expect("a game was reported");
+        let lent = reader.retained(begin..end).expect("the game is retained");
+        assert_eq!(lent, &data[begin as usize..end as usize]);
+        assert!(reader.retained(released..reader.bytes_read()).is_some());
+        reader.release(released);
+        released = begin;
+    }
+    assert_eq!(reader.bytes_read(), data.len() as u64);
+    let tail = reader.retained(released..data.len() as u64);
+    assert_eq!(tail, Some(&data[released as usize..]));
+    assert_eq!(spans.0.len(), valid + errors);
     (valid, errors)
 }
 
