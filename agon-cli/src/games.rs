@@ -2,8 +2,9 @@
 //! memory.
 //!
 //! One reader thread tokenizes each input once (syntax only, with agon-notation's
-//! [`Reader`]) to find where games start, and cuts the bytes into batches of whole games
-//! (at most [`BATCH_GAMES`] games or about [`BATCH_BYTES`] bytes). Each batch is validated
+//! [`Reader`]) to find where games start, and cuts the bytes the reader retains for it
+//! into batches of whole games (at most [`BATCH_GAMES`] games or about [`BATCH_BYTES`]
+//! bytes), at the byte offsets the reader reports. Each batch is validated
 //! on the rayon pool by agon-notation's [`Records`], exactly as if the file were read in
 //! one go: lines, columns and game numbers are shifted back to the file's own. The caller
 //! receives the results batch by batch in input order; at most a fixed number of batches
@@ -12,18 +13,18 @@
 //! Hostile inputs cannot make the reader thread hold more than [`RETAIN_LIMIT`] bytes: a
 //! game longer than agon-notation's [`MAX_GAME_BYTES`] (reported there as too long and
 //! skipped), or megabytes of comments between games, would otherwise be kept whole for a
-//! batch. When the bytes kept reach the limit, the rest of that input is validated as one
-//! stream on the reader thread (in order, in constant memory, with the same results).
+//! batch. The reader stops at that limit ([`Reader::retention_full`]), and the rest of
+//! that input, from the first byte not yet handed over, is validated as one stream on the
+//! reader thread (in order, in constant memory, with the same results).
 
 use crate::error::{describe_io, CliError};
 use crate::files::{open_input, Input};
 use agon_notation::{
     Flow, Location, Reader, RecordError, Records, ValidGame, Visitor, MAX_GAME_BYTES,
 };
-use std::cell::RefCell;
-use std::io::{self, Read};
+use std::collections::VecDeque;
+use std::io::Read;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
@@ -218,10 +219,8 @@ fn sequential<T>(
                 continue;
             }
         };
-        let counted = Counted::new(input);
-        let bytes = counted.count.clone();
         let mut reported = 0;
-        let mut records = Records::new(counted).with_file_name(source.name.clone());
+        let mut records = Records::new(input).with_file_name(source.name.clone());
         while let Some(item) = records.next() {
             if let Err(e) = &item {
                 if e.kind == agon_notation::ErrorKind::Io {
@@ -237,7 +236,7 @@ fn sequential<T>(
                 item,
                 &*map,
             )))?;
-            let now = bytes.get();
+            let now = records.bytes_read();
             sink(Event::Progress(now - reported))?;
             reported = now;
         }
@@ -262,11 +261,9 @@ fn stream_games<T>(
     map: MapRef<'_, T>,
     emit: &dyn Fn(Vec<Event<T>>) -> bool,
 ) -> bool {
-    let counted = Counted::new(input);
-    let bytes = counted.count.clone();
     let mut reported = 0;
     let mut chunk = Vec::with_capacity(STREAM_CHUNK + 1);
-    let mut records = Records::new(counted).with_file_name(name.to_string());
+    let mut records = Records::new(input).with_file_name(name.to_string());
     while let Some(item) = records.next() {
         if let Err(e) = &item {
             if e.kind == agon_notation::ErrorKind::Io {
@@ -279,7 +276,7 @@ fn stream_games<T>(
         let item = shift(item, first, first_game);
         chunk.push(Event::Game(map_and_recycle(&mut records, name, item, map)));
         if chunk.len() >= STREAM_CHUNK {
-            let now = bytes.get();
+            let now = records.bytes_read();
             chunk.push(Event::Progress(now - reported));
             reported = now;
             if !emit(std::mem::take(&mut chunk)) {
@@ -287,7 +284,7 @@ fn stream_games<T>(
             }
         }
     }
-    chunk.push(Event::Progress(bytes.get() - reported));
+    chunk.push(Event::Progress(records.bytes_read() - reported));
     emit(chunk)
 }
 
@@ -295,29 +292,6 @@ fn error_text(error: CliError) -> String {
     match error {
         CliError::Message { message, .. } => message,
         CliError::BrokenPipe => "broken pipe".into(),
-    }
-}
-
-/// A reader that counts the bytes read through it.
-struct Counted<R> {
-    inner: R,
-    count: Rc<std::cell::Cell<u64>>,
-}
-
-impl<R> Counted<R> {
-    fn new(inner: R) -> Counted<R> {
-        Counted {
-            inner,
-            count: Rc::new(std::cell::Cell::new(0)),
-        }
-    }
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.set(self.count.get() + n as u64);
-        Ok(n)
     }
 }
 
@@ -394,61 +368,6 @@ fn shift(
     }
 }
 
-/// The bytes read so far that are still needed.
-struct TeeBuffer {
-    bytes: Vec<u8>,
-    /// Input offset of `bytes[0]`.
-    base: u64,
-    eof: bool,
-    /// [`RETAIN_LIMIT`] was reached: the tee reported the end of the input, and the rest
-    /// is left unread in the input.
-    full: bool,
-}
-
-impl TeeBuffer {
-    fn end(&self) -> u64 {
-        self.base + self.bytes.len() as u64
-    }
-
-    fn slice(&self, from: u64, to: u64) -> Vec<u8> {
-        self.bytes[(from - self.base) as usize..(to - self.base) as usize].to_vec()
-    }
-
-    /// Forgets bytes before `offset`.
-    fn trim(&mut self, offset: u64) {
-        if offset > self.base {
-            self.bytes.drain(..(offset - self.base) as usize);
-            self.base = offset;
-        }
-    }
-}
-
-/// A reader that keeps a copy of what it reads in a [`TeeBuffer`], up to [`RETAIN_LIMIT`]
-/// bytes (then it says the input has ended, and leaves the input to be taken back).
-struct Tee {
-    inner: Rc<RefCell<Option<Box<dyn Read + Send>>>>,
-    buffer: Rc<RefCell<TeeBuffer>>,
-}
-
-impl Read for Tee {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.buffer.borrow().bytes.len() >= RETAIN_LIMIT {
-            self.buffer.borrow_mut().full = true;
-            return Ok(0);
-        }
-        let n = match self.inner.borrow_mut().as_mut() {
-            Some(inner) => inner.read(out)?,
-            None => 0,
-        };
-        let mut buffer = self.buffer.borrow_mut();
-        buffer.bytes.extend_from_slice(&out[..n]);
-        if n == 0 && !out.is_empty() {
-            buffer.eof = true;
-        }
-        Ok(n)
-    }
-}
-
 /// Notes where each game starts, and asks the reader to skip everything else: a skipped
 /// game ends exactly where a reported one does (the reader's rule), but its action tokens
 /// are not parsed, which makes this pass cheap.
@@ -477,6 +396,27 @@ struct Open {
     games: usize,
 }
 
+impl Open {
+    /// The batch of this one's games, which end at `end`: the bytes from its start to
+    /// [`LOOKAHEAD`] bytes past `end` (or the end of the input), copied from `reader`'s
+    /// retained bytes. Bytes not retained make an empty batch, whose validation reports an
+    /// internal error instead of its games.
+    fn cut<R: Read>(&self, name: &Arc<str>, end: u64, reader: &Reader<R>) -> Batch {
+        let to = (end + LOOKAHEAD).min(reader.bytes_read());
+        Batch {
+            name: Arc::clone(name),
+            bytes: reader
+                .retained(self.start..to)
+                .map(<[u8]>::to_vec)
+                .unwrap_or_default(),
+            first: self.first,
+            first_game: self.first_game,
+            games: self.games,
+            span: end - self.start,
+        }
+    }
+}
+
 /// Validates a stream: the input from a place with its first game (see [`stream_games`]).
 type StreamFn<'a> = dyn FnMut(Box<dyn Read + Send>, Location, u64) -> bool + 'a;
 
@@ -490,52 +430,34 @@ fn split(
     dispatch: &mut dyn FnMut(Batch) -> bool,
     stream: &mut StreamFn<'_>,
 ) -> Result<bool, String> {
-    let input = Rc::new(RefCell::new(Some(source.open().map_err(error_text)?)));
     let name: Arc<str> = Arc::from(source.name.as_str());
-    let buffer = Rc::new(RefCell::new(TeeBuffer {
-        bytes: Vec::new(),
-        base: 0,
-        eof: false,
-        full: false,
-    }));
-    let mut reader = Reader::new(Tee {
-        inner: Rc::clone(&input),
-        buffer: Rc::clone(&buffer),
-    });
+    // The reader keeps the bytes of the batches not yet handed over (and their lookahead).
+    let mut reader = Reader::new(source.open().map_err(error_text)?);
+    reader.retain_from(0, RETAIN_LIMIT);
     let mut open: Option<Open> = None;
-    // Batches closed at a game start, waiting for their lookahead bytes.
-    let mut pending: Vec<(Open, u64)> = Vec::new();
+    // Batches closed at a game start (where they end), waiting for their lookahead bytes.
+    let mut pending: VecDeque<(Open, u64)> = VecDeque::new();
     let mut games = 0u64;
-    let make = |open: &Open, end: u64, buffer: &TeeBuffer| Batch {
-        name: Arc::clone(&name),
-        bytes: buffer.slice(open.start, (end + LOOKAHEAD).min(buffer.end())),
-        first: open.first,
-        first_game: open.first_game,
-        games: open.games,
-        span: end - open.start,
-    };
     loop {
         let mut starts = Starts::default();
         let more = reader
             .read_game(&mut starts)
             .map_err(|e| format!("cannot read {}: {}", source.name, describe_io(&e)))?;
-        if buffer.borrow().full {
+        if reader.retention_full() {
             // Everything not yet handed over, from the first batch still held, streams:
             // the bytes kept, then the rest of the input.
-            let (first, first_game, start) = match (pending.first(), &open) {
+            let (first, first_game, start) = match (pending.front(), &open) {
                 (Some((batch, _)), _) => (batch.first, batch.first_game, batch.start),
                 (None, Some(batch)) => (batch.first, batch.first_game, batch.start),
                 (None, None) => (Location::START, 1, 0),
             };
-            let mut kept = std::mem::take(&mut buffer.borrow_mut().bytes);
-            let base = buffer.borrow().base;
-            kept.drain(..(start - base) as usize);
-            let rest = input.borrow_mut().take();
-            let input: Box<dyn Read + Send> = match rest {
-                Some(rest) => Box::new(io::Cursor::new(kept).chain(rest)),
-                None => Box::new(io::Cursor::new(kept)),
+            let Some(rest) = reader.into_rest(start) else {
+                return Err(format!(
+                    "{name}: internal error: the input from byte {start} was not kept; please \
+                     report it, and use --threads 1 meanwhile"
+                ));
             };
-            return Ok(stream(input, first, first_game));
+            return Ok(stream(Box::new(rest), first, first_game));
         }
         if !more {
             break;
@@ -561,47 +483,33 @@ fn split(
                     games: 1,
                 };
                 let closed = std::mem::replace(batch, next);
-                pending.push((closed, offset));
+                pending.push_back((closed, offset));
             }
             Some(batch) => batch.games += 1,
         }
         // Hand over the closed batches whose lookahead has been read.
-        let mut buffer = buffer.borrow_mut();
-        while let Some((batch, end)) = pending.first() {
-            if buffer.end() < end + LOOKAHEAD && !buffer.eof {
+        while let Some((batch, end)) = pending.front() {
+            if reader.bytes_read() < end + LOOKAHEAD && !reader.input_ended() {
                 break;
             }
-            let made = make(batch, *end, &buffer);
-            pending.remove(0);
+            let made = batch.cut(&name, *end, &reader);
+            pending.pop_front();
             if !dispatch(made) {
                 return Ok(false);
             }
         }
         let keep = pending
-            .first()
+            .front()
             .map(|(b, _)| b.start)
             .or(open.as_ref().map(|b| b.start))
             .unwrap_or(0);
-        buffer.trim(keep);
+        reader.release(keep);
     }
     // The reader has read to the end of the input: the last batch holds every byte.
-    let buffer = buffer.borrow();
-    let end = buffer.end();
-    for (batch, batch_end) in pending.drain(..) {
-        if !dispatch(make(&batch, batch_end, &buffer)) {
-            return Ok(false);
-        }
-    }
-    if let Some(batch) = open {
-        let made = Batch {
-            name: Arc::clone(&name),
-            bytes: buffer.slice(batch.start, end),
-            first: batch.first,
-            first_game: batch.first_game,
-            games: batch.games,
-            span: end - batch.start,
-        };
-        if !dispatch(made) {
+    let end = reader.bytes_read();
+    let last = open.map(|batch| (batch, end));
+    for (batch, batch_end) in pending.into_iter().chain(last) {
+        if !dispatch(batch.cut(&name, batch_end, &reader)) {
             return Ok(false);
         }
     }
