@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A short fuzz run of every parser (records, annotated records, JSON, position strings,
-# protocol lines, config files) with cargo-fuzz and libFuzzer. Needs a nightly toolchain and cargo-fuzz
-# (`cargo install cargo-fuzz`); not part of CI. Usage:
+# protocol lines, config files) and of the reader's retained input, with cargo-fuzz and
+# libFuzzer. Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`); not
+# part of CI. Usage:
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 60 s, every target)
 # Crashes are saved under fuzz/artifacts/TARGET/ and reproduced with
 #   cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-...
@@ -11,14 +12,15 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(records annotations json position protocol config)
+    targets=(records annotations retain json position protocol config)
 fi
 for target in "${targets[@]}"; do
     corpus="fuzz/corpus/$target"
     mkdir -p "$corpus"
-    # Seeds: the record corpus for the record reader, nothing else for the others (libFuzzer
-    # finds the grammar from the comparisons in the parsers).
-    if [ "$target" = records ] || [ "$target" = annotations ]; then
+    # Seeds: the record corpus for the record readers (for retain, a seed's first four
+    # bytes are the read sizes' seed and the retention limit), nothing else for the others
+    # (libFuzzer finds the grammar from the comparisons in the parsers).
+    if [ "$target" = records ] || [ "$target" = annotations ] || [ "$target" = retain ]; then
         cp -n tests/data/records/valid/*.agn tests/data/records/invalid/*.agn "$corpus/" 2>/dev/null || true
     fi
     echo "== $target: $seconds s"
