@@ -56,3 +56,22 @@ for depth in 3 4; do
     total=$(instructions perft --full $depth)
     echo "| \`agon perft --full $depth\` (every leaf played) | $leaves leaves | $total | $(per "$total" "$base_perft" "$leaves") per leaf |"
 done
+# Alpha-beta: `agon engine` searches to a fixed depth (stdin ends after `go`, so the engine
+# finishes the search, prints its last `info` line with the node count, and exits). The
+# start, and a midgame position (24 plies of a greedy game, pieces in contact).
+midgame="h9-g9 a2-b3 l5-k5 d1-e2 k5-i5 b3-c4 a5-b5 k7-i7 b5-c5 b7-c7 c5-d5 h1-h2 b1-c2 f11-f10 g9-f9 h2-h3 c2-d3 e2-e3 d3-e4 c4-d4 e4-f5 c7-d7 d5-e6 d4-e5"
+engine_instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$agon" engine <<<"$1" 2>&1 >/dev/null \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+base_engine=$(engine_instructions "position startpos")
+for search in "startpos:6" "startpos:8" "midgame:5" "midgame:7"; do
+    name=${search%:*}
+    depth=${search#*:}
+    position="position startpos"
+    [[ $name == midgame ]] && position="position startpos moves $midgame"
+    commands=$(printf '%s\ngo depth %s' "$position" "$depth")
+    nodes=$("$agon" engine <<<"$commands" | sed -n 's/^info .*nodes \([0-9]*\).*/\1/p' | tail -1)
+    total=$(engine_instructions "$commands")
+    echo "| \`agon engine\`: alpha-beta, $name, \`go depth $depth\` | $nodes nodes | $total | $(per "$total" "$base_engine" "$nodes") per node |"
+done

@@ -66,14 +66,11 @@ pub(crate) fn active_queen(pos: &Position, side: Side) -> Bitboard {
     pos.pieces(side, PieceKind::Queen) & !pos.captured()
 }
 
-/// Where the active pieces of `side` can step (ignoring whose turn it is), and how many
-/// step actions that makes.
+/// Where the active pieces of `side` can step (ignoring whose turn it is).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Steps {
     /// Every cell some piece of the side can step to.
     pub targets: Bitboard,
-    /// The number of distinct target cells (a cheap stand-in for the number of steps).
-    pub count: u32,
     /// The number of distinct cells of rings 1 to 3 the guards can step to: mobility where
     /// the game is decided (the queen's own progress is valued apart, and on the throne
     /// she cannot move, which is no weakness; a guard sent back to the outer ring gains
@@ -90,21 +87,27 @@ pub(crate) fn steps(pos: &Position, side: Side) -> Steps {
 /// The step actions of `side` in normal play, given the cells it may not end on.
 #[inline(always)]
 fn steps_avoiding(pos: &Position, side: Side, forbidden: Bitboard) -> Steps {
-    let open = (pos.empty_cells() & !forbidden).0;
+    let active = pos.active(side).0;
+    let queens = pos.pieces(side, PieceKind::Queen).0;
+    step_sets(active & !queens, active & queens, pos.empty_cells().0 & !forbidden.0)
+}
+
+/// [`Steps`] of the active `guards` and `queen` (empty or one cell) of a side, onto the
+/// `open` cells (empty and allowed).
+#[inline(always)]
+fn step_sets(guards: u128, queen: u128, open: u128) -> Steps {
     let guard_open = open & !Bitboard::THRONE.0;
-    let guards = active_guards(pos, side).0;
-    let queen = active_queen(pos, side).0;
     let mut targets = 0;
     for d in Direction::ALL {
-        targets |= Bitboard(guards).step_targets(d).0 & guard_open;
+        targets |= Bitboard(guards).step_targets(d).0;
     }
+    targets &= guard_open;
     let guard_count = (targets & INNER).count_ones();
     if let Some(q) = Bitboard(queen).first() {
         targets |= q.step_set().0 & open;
     }
     Steps {
         targets: Bitboard(targets),
-        count: targets.count_ones(),
         guard_count,
     }
 }
@@ -140,24 +143,34 @@ impl BothSides {
             };
         }
         // Blockers and flankers are the same pieces (active ones, or all under ludii).
-        // Each set is computed with few sets alive at once: keeping all twelve shifted
-        // sets costs more in register spills than shifting twice.
-        let forbid = rules.intervention() == Intervention::Forbidden;
-        let pieces = Side::BOTH.map(|side| pos.flankers(side).0);
+        // Written out per side (no closures over `Side::BOTH`): this runs at every
+        // evaluation.
+        let white = pos.flankers(Side::White).0;
+        let black = pos.flankers(Side::Black).0;
         let empty = pos.empty_cells().0;
-        let steps = Side::BOTH.map(|side| {
-            // `pos.intervention_cells(side)`, from the flankers already at hand.
-            let forbidden = if forbid {
-                Bitboard::between_on_lines(Bitboard(pieces[(!side).index()]))
-            } else {
-                Bitboard::EMPTY
-            };
-            steps_avoiding(pos, side, forbidden)
-        });
-        let capture_cells = Side::BOTH.map(|side| {
-            let victims = pos.active(!side).0;
-            Bitboard(line_capture_cells(victims, pieces[side.index()]) & empty)
-        });
+        let captured = pos.captured().0;
+        let queens = (pos.pieces(Side::White, PieceKind::Queen)
+            | pos.pieces(Side::Black, PieceKind::Queen))
+        .0;
+        let white_active = pos.side_pieces(Side::White).0 & !captured;
+        let black_active = pos.side_pieces(Side::Black).0 & !captured;
+        // `pos.intervention_cells(side)`, from the flankers already at hand.
+        let (white_open, black_open) = if rules.intervention() == Intervention::Forbidden {
+            (
+                empty & !Bitboard::between_on_lines(Bitboard(black)).0,
+                empty & !Bitboard::between_on_lines(Bitboard(white)).0,
+            )
+        } else {
+            (empty, empty)
+        };
+        let steps = [
+            step_sets(white_active & !queens, white_active & queens, white_open),
+            step_sets(black_active & !queens, black_active & queens, black_open),
+        ];
+        let capture_cells = [
+            Bitboard(line_capture_cells(black_active, white) & empty),
+            Bitboard(line_capture_cells(white_active, black) & empty),
+        ];
         BothSides {
             steps,
             capture_cells,
@@ -328,7 +341,6 @@ mod tests {
                 let engine: Bitboard = list.iter().filter_map(|a| a.destination()).collect();
                 let ours = steps(&pos, me);
                 assert_eq!(ours.targets, engine, "{rules}\n{pos}");
-                assert_eq!(ours.count, engine.count(), "{rules}\n{pos}");
             }
         }
     }
@@ -342,7 +354,6 @@ mod tests {
                     let alone = steps(&pos, side);
                     let s = side.index();
                     assert_eq!(both.steps[s].targets, alone.targets, "{rules}\n{pos}");
-                    assert_eq!(both.steps[s].count, alone.count, "{rules}\n{pos}");
                     assert_eq!(both.steps[s].guard_count, alone.guard_count, "{rules}");
                     let cells = capture_cells(&pos, side);
                     assert_eq!(both.capture_cells[s], cells, "{rules}\n{pos}");
