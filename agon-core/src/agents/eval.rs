@@ -461,7 +461,7 @@ impl Evaluator {
             Phase::Relocation => pos.rules().relocations_interact(),
             Phase::Placement => false,
         };
-        if mover_can_capture && w.threat_to_move != 0 && pos.decider() == to_move {
+        if mover_can_capture && w.threat_to_move != 0 && features::decider(pos) == to_move {
             let reach = match phase {
                 Phase::Normal => steps[to_move.index()].targets,
                 _ => relocation_targets(pos, to_move),

@@ -6,7 +6,9 @@
 //! accurate, but nothing here decides legality or outcomes: the search always plays
 //! actions through [`Position::play_unchecked`] and asks [`Position::legal`].
 
-use crate::{Bitboard, CaptureMode, Direction, Intervention, PieceKind, Position, Side};
+use crate::{
+    Bitboard, CaptureMode, Direction, Intervention, PieceKind, Position, QueenRelocatedBy, Side,
+};
 
 /// Moves every cell of `bits` one step in direction `D`, by shifting the whole set.
 ///
@@ -53,6 +55,18 @@ pub(crate) const RINGS: [Bitboard; 6] = [
     Bitboard::ring(4),
     Bitboard::ring(5),
 ];
+
+/// [`Position::decider`], without its phase test where it cannot matter: only under
+/// `queen-relocated-by=opponent` does another side than the side to move ever decide. The
+/// search asks at every node.
+#[inline(always)]
+pub(crate) fn decider(pos: &Position) -> Side {
+    if pos.rules().queen_relocated_by() == QueenRelocatedBy::Opponent {
+        pos.decider()
+    } else {
+        pos.to_move()
+    }
+}
 
 /// Active guards of a side.
 #[inline]
@@ -305,6 +319,18 @@ mod tests {
         let mut rules = Rules::single_switch_variants();
         rules.push(Rules::LUDII);
         rules
+    }
+
+    #[test]
+    fn the_fast_decider_is_the_positions() {
+        let mut relocations = 0;
+        for rules in all_rules() {
+            for pos in sample_positions(rules, 6) {
+                assert_eq!(decider(&pos), pos.decider(), "{rules}\n{pos}");
+                relocations += usize::from(pos.decider() != pos.to_move());
+            }
+        }
+        assert!(relocations > 0, "some sample has the opponent choosing");
     }
 
     #[test]

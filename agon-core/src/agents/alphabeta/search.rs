@@ -12,7 +12,9 @@ use crate::agents::eval::{Evaluator, Verdict};
 use crate::agents::features;
 use crate::agents::history::History;
 use crate::agents::terminal::{judge, Terminal};
-use crate::{Action, ActionList, Bitboard, Formation, Game, Phase, Position, Side};
+use crate::{
+    Action, ActionList, Bitboard, Formation, Game, LegalActions, Phase, Position, Side,
+};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -111,6 +113,8 @@ pub(crate) struct Searcher {
     ordering: Ordering,
     history: History,
     lists: Vec<ActionList>,
+    /// Scratch list: the captures of a node (only their number is read).
+    captures: ActionList,
     scored: Vec<[(i32, Action); ActionList::CAPACITY]>,
     quiescence: bool,
     /// What a draw costs the side the search is for (evaluation units).
@@ -145,6 +149,7 @@ impl Searcher {
             ordering: Ordering::new(MAX_PLY + 1),
             history: History::new(),
             lists: vec![ActionList::new(); MAX_PLY + 1],
+            captures: ActionList::new(),
             scored: vec![[(0, Action::Pass); ActionList::CAPACITY]; MAX_PLY + 1],
             quiescence,
             contempt,
@@ -352,7 +357,7 @@ impl Searcher {
             let score = match judge(&child, mover, &self.history) {
                 Some(t) => self.terminal_score(t, me, 1),
                 None => {
-                    let same = child.decider() == me;
+                    let same = features::decider(&child) == me;
                     let next = depth - 1;
                     self.history.push(child.hash());
                     let score = if top.len() < lines {
@@ -465,7 +470,7 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        let me = pos.decider();
+        let me = features::decider(pos);
         let mover = pos.to_move();
         let key = Table::key(pos);
         let pv = beta - alpha > 1;
@@ -482,7 +487,8 @@ impl Searcher {
                 }
             }
         }
-        pos.legal().generate(&mut self.lists[ply]);
+        let legal = pos.legal();
+        legal.generate(&mut self.lists[ply]);
         let n = self.lists[ply].len();
         if n == 0 {
             return if me == mover {
@@ -512,7 +518,7 @@ impl Searcher {
                 if cells.is_none() {
                     let c = self.capture_cells(pos);
                     cells = Some(c);
-                    quiet_from = self.order_captures_and_killers(ply, i, n, c);
+                    quiet_from = self.order_captures_and_killers(&legal, ply, i, n, c);
                 }
                 if i == quiet_from {
                     self.order_quiet(mover, ply, i, n);
@@ -524,7 +530,7 @@ impl Searcher {
             let score = match judge(&child, mover, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
-                    let same = child.decider() == me;
+                    let same = features::decider(&child) == me;
                     let next = depth - 1;
                     self.history.push(child.hash());
                     let score = if i == 0 {
@@ -574,26 +580,43 @@ impl Searcher {
     }
 
     /// Moves the captures among the actions `from..n` of ply `ply` to the front, then the
-    /// killers; returns where the remaining (quiet) actions start.
+    /// killers; returns where the remaining (quiet) actions start. `legal` are the legal
+    /// actions the list holds: they say how many captures there are (the scan stops after
+    /// the last) and whether a killer is there at all (it is looked for only if so).
     #[inline]
     fn order_captures_and_killers(
         &mut self,
+        legal: &LegalActions,
         ply: usize,
         from: usize,
         n: usize,
         cells: Bitboard,
     ) -> usize {
-        let list = self.lists[ply].as_mut_slice();
         let mut next = from;
         if cells.any() {
-            for j in from..n {
+            legal.generate_to(cells, &mut self.captures);
+            let list = self.lists[ply].as_mut_slice();
+            // The captures in `from..n`: all of them but those before `from` (the table's
+            // action, when it is one).
+            let before = list[..from]
+                .iter()
+                .filter(|&&a| cells.contains_destination(a))
+                .count();
+            let end = from + self.captures.len() - before;
+            let mut j = from;
+            while next < end {
                 if cells.contains_destination(list[j]) {
                     list.swap(j, next);
                     next += 1;
                 }
+                j += 1;
             }
         }
+        let list = self.lists[ply].as_mut_slice();
         for killer in self.ordering.killers(ply).into_iter().flatten() {
+            if !legal.contains(killer) {
+                continue;
+            }
             if let Some(j) = list[next..n].iter().position(|&a| a == killer) {
                 list.swap(next + j, next);
                 next += 1;
@@ -655,7 +678,7 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        let me = pos.decider();
+        let me = features::decider(pos);
         let mover = pos.to_move();
         let stand = match self.evaluate(pos, me) {
             Verdict::NoMoves => {
@@ -685,7 +708,7 @@ impl Searcher {
             let score = match judge(&child, mover, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
-                    let same = child.decider() == me;
+                    let same = features::decider(&child) == me;
                     self.history.push(child.hash());
                     let s = if same {
                         self.quiesce(&child, alpha, beta, ply + 1, q + 1)
