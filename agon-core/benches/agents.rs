@@ -2,7 +2,10 @@
 //!
 //! Run with `cargo bench -p agon-core --bench agents` (add `-- quick` for a short run,
 //! `-- alphabeta` or `-- mcts` to run only one agent, e.g. under a profiler, and
-//! `-- runs=N` to repeat each measurement N times; the default is 3).
+//! `-- runs=N` to repeat each measurement N times; the default is 3). The alpha-beta part
+//! ends with the two fixed searches whose instructions per node `scripts/instructions.sh`
+//! counts (the start at depth 8, a midgame position at depth 7), with their nodes per CPU
+//! second.
 //! Positions come from seeded random play on the standard rules, so every run searches the
 //! same trees. Rates are given per wall-clock second and per second of CPU time of this
 //! process (the machine may be shared; the CPU-time rate is the one to compare, and the
@@ -29,6 +32,7 @@ fn main() {
     let games = positions(if quick { 4 } else { 12 });
     if only("alphabeta") {
         alphabeta(&games, if quick { 6 } else { 8 }, runs);
+        fixed_searches(runs);
     }
     if only("mcts") {
         mcts(&games, if quick { 2_000 } else { 20_000 }, runs);
@@ -110,6 +114,48 @@ fn alphabeta(games: &[Game], depth: u32, runs: usize) {
         "\nalphabeta: median of {runs} run(s): {:.2} M nodes/s (CPU)",
         median(per_cpu) / 1e6
     );
+}
+
+/// The midgame position of `scripts/instructions.sh`: 24 plies of a greedy game, pieces in
+/// contact (the script passes the same actions to `agon engine`).
+const MIDGAME: &str = "h9-g9 a2-b3 l5-k5 d1-e2 k5-i5 b3-c4 a5-b5 k7-i7 b5-c5 b7-c7 c5-d5 h1-h2 \
+    b1-c2 f11-f10 g9-f9 h2-h3 c2-d3 e2-e3 d3-e4 c4-d4 e4-f5 c7-d7 d5-e6 d4-e5";
+
+/// The searches whose instructions per node `scripts/instructions.sh` counts, timed: nodes
+/// per CPU second of the same trees.
+fn fixed_searches(runs: usize) {
+    let mut midgame = Game::new(Rules::STANDARD);
+    for action in MIDGAME.split_whitespace() {
+        midgame
+            .play(action.parse().expect("an action"))
+            .expect("a legal action");
+    }
+    let searches = [
+        ("start", Game::new(Rules::STANDARD), 8),
+        ("midgame", midgame, 7),
+    ];
+    println!("\n## alphabeta, the searches of scripts/instructions.sh");
+    println!("| search | nodes | CPU s per run | nodes/s (CPU), median of {runs} |");
+    println!("|---|---|---|---|");
+    for (name, game, depth) in &searches {
+        let mut nodes = 0;
+        let mut per_cpu = Vec::new();
+        let mut seconds = Vec::new();
+        for _ in 0..runs {
+            let clock = Clock::start();
+            let mut agent = AlphaBetaAgent::new(AlphaBetaConfig::with_depth(*depth, 1));
+            nodes = agent.search(game).nodes;
+            let (wall, cpu) = clock.seconds();
+            let cpu = cpu.filter(|&c| c > 0.0).unwrap_or(wall);
+            seconds.push(format!("{cpu:.2}"));
+            per_cpu.push(nodes as f64 / cpu);
+        }
+        println!(
+            "| {name}, depth {depth} | {nodes} | {} | {:.2} M |",
+            seconds.join(", "),
+            median(per_cpu) / 1e6
+        );
+    }
 }
 
 fn mcts(games: &[Game], playouts: u64, runs: usize) {
