@@ -581,8 +581,9 @@ impl Searcher {
 
     /// Moves the captures among the actions `from..n` of ply `ply` to the front, then the
     /// killers; returns where the remaining (quiet) actions start. `legal` are the legal
-    /// actions the list holds: they say how many captures there are (the scan stops after
-    /// the last) and whether a killer is there at all (it is looked for only if so).
+    /// actions the list holds: they say how many captures there are, so the scan stops
+    /// after the last one (checking a killer's legality first costs more than the scan it
+    /// saves).
     #[inline]
     fn order_captures_and_killers(
         &mut self,
@@ -614,9 +615,6 @@ impl Searcher {
         }
         let list = self.lists[ply].as_mut_slice();
         for killer in self.ordering.killers(ply).into_iter().flatten() {
-            if !legal.contains(killer) {
-                continue;
-            }
             if let Some(j) = list[next..n].iter().position(|&a| a == killer) {
                 list.swap(next + j, next);
                 next += 1;
