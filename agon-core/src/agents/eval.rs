@@ -399,7 +399,8 @@ impl Evaluator {
         let steps = sides.steps;
         let may_be_stuck = match phase {
             Phase::Normal => {
-                steps[to_move.index()].targets.is_empty() && pos.rules().touch_move() == TouchMove::Off
+                steps[to_move.index()].targets.is_empty()
+                    && pos.rules().touch_move() == TouchMove::Off
             }
             _ => true,
         };

@@ -103,7 +103,11 @@ pub(crate) fn steps(pos: &Position, side: Side) -> Steps {
 fn steps_avoiding(pos: &Position, side: Side, forbidden: Bitboard) -> Steps {
     let active = pos.active(side).0;
     let queens = pos.pieces(side, PieceKind::Queen).0;
-    step_sets(active & !queens, active & queens, pos.empty_cells().0 & !forbidden.0)
+    step_sets(
+        active & !queens,
+        active & queens,
+        pos.empty_cells().0 & !forbidden.0,
+    )
 }
 
 /// [`Steps`] of the active `guards` and `queen` (empty or one cell) of a side, onto the

@@ -12,9 +12,7 @@ use crate::agents::eval::{Evaluator, Verdict};
 use crate::agents::features;
 use crate::agents::history::History;
 use crate::agents::terminal::{judge, Terminal};
-use crate::{
-    Action, ActionList, Bitboard, Formation, Game, LegalActions, Phase, Position, Side,
-};
+use crate::{Action, ActionList, Bitboard, Formation, Game, LegalActions, Phase, Position, Side};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
