@@ -116,6 +116,14 @@ pub(crate) struct Geometry {
     pub neighbor_mask: [u128; 128],
     /// Neighbours of each cell that are not farther out (where a step may go).
     pub step_mask: [u128; 128],
+    /// The two neighbours on the same ring of each cell of ring >= 1, as a set.
+    pub ring_link: [u128; 128],
+    /// The cells two steps away on a straight line: the far ends of the line triples that
+    /// start at each cell.
+    pub line_reach: [u128; 128],
+    /// The cells two steps away along the cell's ring (ring >= 1): the far ends of the ring
+    /// triples that start at each cell.
+    pub ring_reach: [u128; 128],
 }
 
 const fn index_of(q: i32, r: i32) -> usize {
@@ -134,6 +142,9 @@ const fn build_geometry() -> Geometry {
         same_ring: [0; 6],
         neighbor_mask: [0; 128],
         step_mask: [0; 128],
+        ring_link: [0; 128],
+        line_reach: [0; 128],
+        ring_reach: [0; 128],
     };
     let mut q = -5;
     while q <= 5 {
@@ -182,6 +193,34 @@ const fn build_geometry() -> Geometry {
             r += 1;
         }
         q += 1;
+    }
+    let mut i = 0;
+    while i < 128 {
+        let mut d = 0;
+        while d < 6 {
+            let n = g.neighbor[i][d];
+            if n != NONE && g.neighbor[n as usize][d] != NONE {
+                g.line_reach[i] |= 1u128 << g.neighbor[n as usize][d];
+            }
+            d += 1;
+        }
+        let mut k = 0;
+        while k < 2 {
+            let n = g.ring_neighbors[i][k];
+            if n != NONE {
+                g.ring_link[i] |= 1u128 << n;
+                let mut j = 0;
+                while j < 2 {
+                    let far = g.ring_neighbors[n as usize][j];
+                    if far as usize != i {
+                        g.ring_reach[i] |= 1u128 << far;
+                    }
+                    j += 1;
+                }
+            }
+            k += 1;
+        }
+        i += 1;
     }
     g
 }
@@ -300,6 +339,24 @@ impl Cell {
     #[inline]
     pub const fn neighbor_set(self) -> Bitboard {
         Bitboard(GEOMETRY.neighbor_mask[self.0 as usize])
+    }
+
+    /// The neighbours on the same ring (none for the throne), as a set.
+    #[inline]
+    pub(crate) const fn ring_link(self) -> Bitboard {
+        Bitboard(GEOMETRY.ring_link[self.0 as usize])
+    }
+
+    /// The cells two steps away on a straight line, as a set.
+    #[inline]
+    pub(crate) const fn line_reach(self) -> Bitboard {
+        Bitboard(GEOMETRY.line_reach[self.0 as usize])
+    }
+
+    /// The cells two steps away along the cell's ring (none for the throne), as a set.
+    #[inline]
+    pub(crate) const fn ring_reach(self) -> Bitboard {
+        Bitboard(GEOMETRY.ring_reach[self.0 as usize])
     }
 
     /// The neighbours a piece on this cell may step to if they are empty (same ring or

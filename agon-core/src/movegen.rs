@@ -49,6 +49,161 @@ fn relocation_targets(from: Cell, to: Bitboard, next_ring: bool) -> Bitboard {
     }
 }
 
+/// The steps of normal play as the few sets they come from, small enough to stay in
+/// registers: [`LegalActions::of`] spreads them into [`Kind::Normal`], and the fast paths
+/// ([`LegalActions::count_of`] for perft's bulk count, [`LegalActions::random_of`] for
+/// random playouts) count and draw from them without building a [`LegalActions`].
+#[derive(Clone, Copy)]
+struct Steps {
+    /// The guards of the side to move that are not captured.
+    guards: Bitboard,
+    /// The cells a guard may step to: empty, allowed by the intervention rule, not the
+    /// throne.
+    guard_targets: Bitboard,
+    /// The side's active queen.
+    queen: Option<Cell>,
+    /// Where she may step.
+    queen_to: Bitboard,
+    /// Whether the side may pass (`touch-move=on`).
+    pass: bool,
+    /// Whether a pass is forced when nothing else is legal (`ludii`).
+    forced_pass: bool,
+}
+
+impl Steps {
+    /// The steps of `position`, whose side to move is in normal play.
+    #[inline(always)]
+    fn of(position: &Position) -> Steps {
+        let rules = position.rules();
+        let me = position.to_move();
+        let targets = position.empty_cells() & !position.intervention_cells(me);
+        let active = position.active(me);
+        let queens = position.pieces(me, PieceKind::Queen);
+        let queen = (active & queens).first();
+        Steps {
+            guards: active & !queens,
+            guard_targets: targets & !Bitboard::THRONE,
+            queen,
+            queen_to: queen.map_or(Bitboard::EMPTY, |q| q.step_set() & targets),
+            pass: rules.touch_move() == TouchMove::On,
+            forced_pass: rules.forced_pass(),
+        }
+    }
+
+    /// Where the guards may step in `direction` (the arrival cells).
+    #[inline(always)]
+    fn guard_to(&self, direction: Direction) -> Bitboard {
+        self.guards.step_targets(direction) & self.guard_targets
+    }
+
+    /// The number of legal actions: the steps, a pass where the rules allow one, or the
+    /// forced pass when nothing else is legal.
+    #[inline(always)]
+    fn count(&self) -> usize {
+        let mut n = self.queen_to.count() as usize + self.pass as usize;
+        for d in Direction::ALL {
+            n += self.guard_to(d).count() as usize;
+        }
+        if n == 0 && self.forced_pass {
+            1
+        } else {
+            n
+        }
+    }
+}
+
+/// How many steps of one side arrive on each cell, as three bit planes (a count of 0 to 7:
+/// six guards and the queen), for a side in normal play whose pieces stay put while the
+/// other side moves. Its number of steps in a position is then the weights of the cells
+/// that are open to it there ([`StepWeights::count`]): three masks and popcounts per
+/// position instead of a move generation (perft's last ply).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepWeights {
+    planes: [Bitboard; 3],
+}
+
+impl StepWeights {
+    /// The weights of `side`'s active pieces in `position`: each guard counts on the cells
+    /// it may step to but the throne, the queen on hers.
+    pub(crate) fn of(position: &Position, side: Side) -> StepWeights {
+        let active = position.active(side);
+        let queens = position.pieces(side, PieceKind::Queen);
+        let guards = active & !queens;
+        let mut weights = StepWeights {
+            planes: [Bitboard::EMPTY; 3],
+        };
+        for d in Direction::ALL {
+            weights.add(guards.step_targets(d) & !Bitboard::THRONE);
+        }
+        if let Some(queen) = (active & queens).first() {
+            weights.add(queen.step_set());
+        }
+        weights
+    }
+
+    /// Adds one to the weight of every cell of `cells` (a bit-sliced increment).
+    fn add(&mut self, cells: Bitboard) {
+        let [w0, w1, w2] = &mut self.planes;
+        let carry0 = *w0 & cells;
+        *w0 ^= cells;
+        let carry1 = *w1 & carry0;
+        *w1 ^= carry0;
+        *w2 ^= carry1;
+    }
+
+    /// The number of steps onto `open`: the sum of the weights of its cells. With `open`
+    /// the empty cells the intervention rule leaves to the side, this is
+    /// `Steps::of(position).count()` without the pass.
+    #[inline(always)]
+    pub(crate) fn count(&self, open: Bitboard) -> usize {
+        let [w0, w1, w2] = self.planes;
+        (open & w0).count() as usize
+            + 2 * (open & w1).count() as usize
+            + 4 * (open & w2).count() as usize
+    }
+}
+
+/// A uniformly random action among the steps `guard_to` (by direction), the queen's
+/// `queen_to` and a pass where `pass`; `None` when there is none (a forced pass is the
+/// caller's). One draw of `rng` when there is an action: `k` below their number picks, in
+/// order, the queen's steps, the guards' direction by direction, the pass. The one statement
+/// of the draw, shared by [`LegalActions::random`] and [`LegalActions::random_of`], so both
+/// play the same games.
+#[inline(always)]
+fn draw_step(
+    guard_to: [Bitboard; 6],
+    queen: Option<Cell>,
+    queen_to: Bitboard,
+    pass: bool,
+    rng: &mut Rng,
+) -> Option<Action> {
+    let counts = guard_to.map(|b| b.count() as usize);
+    let queen_count = queen_to.count() as usize;
+    let total = queen_count + counts.iter().sum::<usize>() + pass as usize;
+    if total == 0 {
+        return None;
+    }
+    let mut k = rng.below(total);
+    if k < queen_count {
+        return Some(Action::Step {
+            from: queen.expect("queen steps need a queen"),
+            to: queen_to.nth(k),
+        });
+    }
+    k -= queen_count;
+    for d in Direction::ALL {
+        if k < counts[d.index()] {
+            let to = guard_to[d.index()].nth(k);
+            return Some(Action::Step {
+                from: to.step_unchecked(d.opposite()),
+                to,
+            });
+        }
+        k -= counts[d.index()];
+    }
+    Some(Action::Pass)
+}
+
 impl LegalActions {
     /// No action at all (what [`crate::Game::legal`] gives once the game is over).
     pub const NONE: LegalActions = LegalActions {
@@ -85,27 +240,57 @@ impl LegalActions {
             }
             Phase::Relocation => LegalActions::relocations(position),
             Phase::Normal => {
-                let targets = empty & !position.intervention_cells(me);
-                let active = position.active(me);
-                let queens = position.pieces(me, PieceKind::Queen);
-                let guards = active & !queens;
-                let guard_targets = targets & !Bitboard::THRONE;
-                let mut guard_to = [Bitboard::EMPTY; 6];
-                for d in Direction::ALL {
-                    guard_to[d.index()] = guards.step_targets(d) & guard_targets;
-                }
-                let queen = (active & queens).first();
-                let queen_to = queen.map_or(Bitboard::EMPTY, |q| q.step_set() & targets);
+                let steps = Steps::of(position);
                 Kind::Normal {
-                    guard_to,
-                    queen,
-                    queen_to,
-                    pass: rules.touch_move() == TouchMove::On,
-                    forced_pass: rules.forced_pass(),
+                    guard_to: Direction::ALL.map(|d| steps.guard_to(d)),
+                    queen: steps.queen,
+                    queen_to: steps.queen_to,
+                    pass: steps.pass,
+                    forced_pass: steps.forced_pass,
                 }
             }
         };
         LegalActions { kind }
+    }
+
+    /// The number of legal actions of `position`: `LegalActions::of(position).count()`,
+    /// computed in registers in normal play (perft's bulk count: no [`LegalActions`] value,
+    /// no per-action work).
+    #[inline(always)]
+    pub fn count_of(position: &Position) -> usize {
+        if position.phase() == Phase::Normal {
+            Steps::of(position).count()
+        } else {
+            LegalActions::count_rare(position)
+        }
+    }
+
+    /// [`LegalActions::count_of`] in a placement or relocation phase (out of line).
+    #[inline(never)]
+    fn count_rare(position: &Position) -> usize {
+        LegalActions::of(position).count()
+    }
+
+    /// A uniformly random legal action of `position`, the one
+    /// `LegalActions::of(position).random(rng)` draws (the same draws of `rng`), computed in
+    /// registers in normal play (the playout fast path); `None` when there is none.
+    #[inline(always)]
+    pub fn random_of(position: &Position, rng: &mut Rng) -> Option<Action> {
+        if position.phase() != Phase::Normal {
+            return LegalActions::random_rare(position, rng);
+        }
+        let steps = Steps::of(position);
+        let guard_to = Direction::ALL.map(|d| steps.guard_to(d));
+        match draw_step(guard_to, steps.queen, steps.queen_to, steps.pass, rng) {
+            None if steps.forced_pass => Some(Action::Pass),
+            other => other,
+        }
+    }
+
+    /// [`LegalActions::random_of`] in a placement or relocation phase (out of line).
+    #[inline(never)]
+    fn random_rare(position: &Position, rng: &mut Rng) -> Option<Action> {
+        LegalActions::of(position).random(rng)
     }
 
     /// The relocations due in `position` (out of line: the rare phase stays out of the
@@ -386,41 +571,86 @@ impl LegalActions {
                 queen_to,
                 pass,
                 ..
-            } => {
-                let counts = guard_to.map(|b| b.count() as usize);
-                let queen_count = queen_to.count() as usize;
-                let total = queen_count + counts.iter().sum::<usize>() + pass as usize;
-                if total == 0 {
-                    None
-                } else {
-                    let mut k = rng.below(total);
-                    if k < queen_count {
-                        Some(Action::Step {
-                            from: queen.expect("queen steps need a queen"),
-                            to: queen_to.nth(k),
-                        })
-                    } else {
-                        k -= queen_count;
-                        let mut chosen = Action::Pass;
-                        for d in Direction::ALL {
-                            if k < counts[d.index()] {
-                                let to = guard_to[d.index()].nth(k);
-                                chosen = Action::Step {
-                                    from: to.step_unchecked(d.opposite()),
-                                    to,
-                                };
-                                break;
-                            }
-                            k -= counts[d.index()];
-                        }
-                        Some(chosen)
-                    }
-                }
-            }
+            } => draw_step(guard_to, queen, queen_to, pass, rng),
         };
         match action {
             None if self.forced_pass() => Some(Action::Pass),
             other => other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, Rules};
+
+    /// Positions of random games in every single-switch variant and the `ludii` preset,
+    /// every phase included (placements, relocations, normal play, forced passes).
+    fn random_positions() -> Vec<Position> {
+        let mut positions = Vec::new();
+        for rules in Rules::single_switch_variants()
+            .into_iter()
+            .chain([Rules::LUDII])
+        {
+            for seed in 0..4 {
+                let mut game = Game::new(rules);
+                let mut rng = Rng::for_stream(77, seed);
+                while !game.is_over() && game.ply_count() < 600 {
+                    positions.push(*game.position());
+                    let action = game.legal().random(&mut rng).expect("the game goes on");
+                    game.play_unchecked(action);
+                }
+            }
+        }
+        positions
+    }
+
+    /// The register fast paths against the `LegalActions` value they stand for: the same
+    /// count, and the same action drawn with the same draws of the generator.
+    #[test]
+    fn fast_paths_agree_with_the_legal_actions() {
+        let mut phases = [0; 3];
+        for position in random_positions() {
+            let legal = LegalActions::of(&position);
+            assert_eq!(
+                LegalActions::count_of(&position),
+                legal.count(),
+                "{position}"
+            );
+            let mut rng = Rng::new(position.hash());
+            let mut same = rng.clone();
+            assert_eq!(
+                LegalActions::random_of(&position, &mut rng),
+                legal.random(&mut same),
+                "{position}"
+            );
+            assert_eq!(rng.next_u64(), same.next_u64());
+            phases[position.phase() as usize] += 1;
+        }
+        assert!(phases.iter().all(|&n| n > 100), "{phases:?}");
+    }
+
+    /// Steps counted by cell weights (perft's last ply) against the generated steps, in
+    /// every position of normal play (perft's tests check them after the other side's
+    /// steps, where they are used).
+    #[test]
+    fn step_weights_count_the_steps() {
+        let mut checked = 0;
+        for position in random_positions() {
+            if position.phase() != Phase::Normal {
+                continue;
+            }
+            let me = position.to_move();
+            let weights = StepWeights::of(&position, me);
+            let open = position.empty_cells() & !position.intervention_cells(me);
+            let steps = Steps::of(&position);
+            let expected = steps.count() - steps.pass as usize;
+            if expected > 0 || !steps.forced_pass {
+                assert_eq!(weights.count(open), expected, "{position}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

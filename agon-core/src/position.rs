@@ -585,16 +585,33 @@ impl Position {
     /// Plays a legal action and returns the cells of the pieces it captured (including the
     /// arriving piece itself under the suicide rule). The action must be legal
     /// (`self.legal().contains(action)`); this fast path does not check it.
+    #[inline]
     pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
+        let captures = match action {
+            Action::Step { from, to } => self.step(from, to),
+            other => self.play_rare(other),
+        };
+        self.to_move = !self.to_move;
+        self.hash ^= side_key();
+        captures
+    }
+
+    /// A step of the side to move (the common action, kept inline in the callers' loops).
+    #[inline(always)]
+    fn step(&mut self, from: Cell, to: Cell) -> Bitboard {
+        let kind = self.kind_at(from);
+        self.move_piece(self.to_move, kind, from, to);
+        self.passes = 0;
+        self.resolve_arrival(to)
+    }
+
+    /// A relocation, placement or pass of the side to move (out of line: rare in play).
+    #[inline(never)]
+    fn play_rare(&mut self, action: Action) -> Bitboard {
         let me = self.to_move;
         let mut captures = Bitboard::EMPTY;
         match action {
-            Action::Step { from, to } => {
-                let kind = self.kind_at(from);
-                self.move_piece(me, kind, from, to);
-                captures = self.resolve_arrival(to);
-                self.passes = 0;
-            }
+            Action::Step { from, to } => captures = self.step(from, to),
             Action::Relocate { from, to } => {
                 let kind = self.kind_at(from);
                 self.hash ^= piece_key(me, kind, true, from) ^ piece_key(me, kind, false, from);
@@ -615,8 +632,6 @@ impl Position {
                 self.passes = self.passes.saturating_add(1);
             }
         }
-        self.to_move = !me;
-        self.hash ^= side_key();
         captures
     }
 
@@ -660,48 +675,63 @@ impl Position {
     }
 
     /// Captures made by the piece that just arrived on `at`, then the suicide rule.
+    ///
+    /// An enemy piece `x` is captured when `at`, `x` and a flanker `y` of the mover form a
+    /// "between" triple (a straight line of three, or three consecutive cells of a ring):
+    /// the far ends `y` that can close a triple from `at` are a precomputed set, usually
+    /// without a flanker on it, and `x` is then the one cell linked to both ends.
+    #[inline(always)]
     fn resolve_arrival(&mut self, at: Cell) -> Bitboard {
         let me = self.to_move;
-        let victims = self.active(!me);
-        let flankers = self.flankers(me);
+        let (reach, link) = match self.rules.capture() {
+            CaptureMode::Line => (at.line_reach(), at.neighbor_set()),
+            CaptureMode::Ring => (at.ring_reach(), at.ring_link()),
+        };
+        let ends = self.flankers(me) & reach;
         let mut captures = Bitboard::EMPTY;
-        // Fast path: most arrivals touch no enemy piece at all.
-        let touched = at.neighbor_set() & victims;
-        if touched.any() {
-            match self.rules.capture() {
-                CaptureMode::Line => {
-                    for x in touched {
-                        let d = at.direction_to(x).expect("adjacent");
-                        if x.neighbor(d).is_some_and(|y| flankers.contains(y)) {
-                            captures |= x.bit();
-                        }
-                    }
-                }
-                CaptureMode::Ring => {
-                    if let Some(ring_neighbors) = at.ring_neighbors() {
-                        for x in ring_neighbors {
-                            if touched.contains(x) {
-                                let [a, b] = x.ring_neighbors().expect("same ring");
-                                let y = if a == at { b } else { a };
-                                if flankers.contains(y) {
-                                    captures |= x.bit();
-                                }
-                            }
-                        }
-                    }
-                }
+        if ends.any() {
+            let touched = link & self.active(!me);
+            if touched.any() {
+                captures = self.capture_between(at, touched, ends);
             }
         }
+        if self.rules.intervention() == Intervention::Suicide {
+            captures |= self.suicide(at);
+        }
+        captures
+    }
+
+    /// Captures the enemy pieces among `touched` (linked to `at`) that stand between `at`
+    /// and a flanker of `ends` (out of line: few arrivals capture).
+    #[inline(never)]
+    fn capture_between(&mut self, at: Cell, touched: Bitboard, ends: Bitboard) -> Bitboard {
+        let line = self.rules.capture() == CaptureMode::Line;
+        let mut captures = Bitboard::EMPTY;
+        for y in ends {
+            let link = if line {
+                y.neighbor_set()
+            } else {
+                y.ring_link()
+            };
+            captures |= touched & link;
+        }
+        debug_assert_eq!(captures & !at.neighbor_set(), Bitboard::EMPTY);
         for x in captures {
             self.capture(x);
         }
-        if self.rules.intervention() == Intervention::Suicide
-            && self.between_pieces_of(!me).contains(at)
-        {
-            self.capture(at);
-            captures |= at.bit();
-        }
         captures
+    }
+
+    /// The suicide rule: the piece that arrived on `at` is captured if it stands between
+    /// two enemy flankers (after its own captures).
+    #[inline(never)]
+    fn suicide(&mut self, at: Cell) -> Bitboard {
+        if self.between_pieces_of(!self.to_move).contains(at) {
+            self.capture(at);
+            at.bit()
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// Recomputes the hash from scratch (the incremental hash must always equal it).
