@@ -2,7 +2,7 @@
 //! a source of random positions for tests.
 
 use crate::repetition::RepetitionTable;
-use crate::{Game, GameResult, Outcome, Position, Rng, Rules, Termination};
+use crate::{Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination};
 
 /// Plays uniformly random legal actions until the game ends or `max_plies` plies have been
 /// played in total (then the game is adjudicated a `move-limit` draw). Returns the number
@@ -178,8 +178,7 @@ fn lean_playout(
     // The start has occurred once: no repetition yet.
     let mut outcome = start.outcome_after_action(!start.to_move(), || false);
     while outcome.is_none() {
-        let legal = position.legal();
-        let Some(action) = legal.random(rng) else {
+        let Some(action) = LegalActions::random_of(&position, rng) else {
             outcome = Some(Outcome {
                 result: GameResult::win_for(!position.to_move()),
                 termination: Termination::NoMoves,

@@ -162,6 +162,7 @@ fn perft_json_has_nodes_time_and_speed() {
     assert_eq!(json["nodes"], 713);
     assert!(json["seconds"].as_f64().unwrap() >= 0.0);
     assert!(json["nodes_per_second"].as_f64().unwrap() >= 0.0);
+    assert!(json["cpu_seconds"].as_f64().unwrap() >= 0.0);
     assert_eq!(json["divide"].as_array().unwrap().len(), 27);
     assert_eq!(json["divide"][0]["action"], "a5-a4");
 }

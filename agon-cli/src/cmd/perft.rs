@@ -1,5 +1,6 @@
 //! `agon perft`: count the leaves of the game tree, the engine authors' correctness check.
 
+use crate::cmd::playout::cpu_time;
 use crate::error::{CliError, CliResult};
 use crate::output::{tool, write_json_line, Out};
 use crate::select::PositionArgs;
@@ -16,8 +17,8 @@ Examples:
   agon perft --divide 2                     the count below each first action
   agon perft --variant ludii 3              under another rule set
   agon perft --moves \"h9-g9 b7-c7\" 2        after some actions
-  agon perft --json 4 | jq .nodes_per_second
-The last line of the plain output is the bare node count, so `agon perft 3 | tail -1`
+  agon perft --json 6 | jq .nodes_per_cpu_second
+Perft runs on one thread. The last line of the plain output is the bare node count, so `agon perft 3 | tail -1`
 is a number.";
 
 /// Options of `agon perft`.
@@ -36,7 +37,7 @@ pub struct PerftArgs {
     #[arg(long)]
     pub full: bool,
 
-    /// One JSON object with nodes, time and nodes per second.
+    /// One JSON object with nodes, wall and CPU seconds, and nodes per second of each.
     #[arg(long)]
     pub json: bool,
 
@@ -55,8 +56,14 @@ struct PerftJson {
     variant: String,
     depth: u32,
     nodes: u64,
+    /// Wall-clock seconds.
     seconds: f64,
+    /// Nodes per wall-clock second.
     nodes_per_second: f64,
+    /// CPU seconds of the process (user and system; `null` where unknown).
+    cpu_seconds: Option<f64>,
+    /// Nodes per CPU second (`null` where unknown or too short to measure).
+    nodes_per_cpu_second: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     divide: Option<Vec<DivideEntry>>,
 }
@@ -77,6 +84,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
             perft(game, depth)
         }
     };
+    let cpu_before = cpu_time();
     let start = Instant::now();
     let (nodes, parts) = if args.divide && args.depth > 0 {
         let parts: Vec<(agon_core::Action, u64)> = if args.full {
@@ -98,6 +106,9 @@ pub fn run(args: &PerftArgs) -> CliResult {
         (count(&mut game, args.depth), None)
     };
     let seconds = start.elapsed().as_secs_f64();
+    let cpu_seconds = cpu_before
+        .zip(cpu_time())
+        .map(|(before, after)| after.saturating_sub(before).as_secs_f64());
     let mut out = Out::new();
     if args.json {
         let json = PerftJson {
@@ -110,6 +121,8 @@ pub fn run(args: &PerftArgs) -> CliResult {
             } else {
                 0.0
             },
+            cpu_seconds,
+            nodes_per_cpu_second: cpu_seconds.filter(|&s| s > 0.0).map(|s| nodes as f64 / s),
             divide: parts.map(|parts| {
                 parts
                     .into_iter()

@@ -221,7 +221,7 @@ fn write_table(out: &mut Out, r: &PlayoutJson) -> std::io::Result<()> {
 
 /// CPU time used by this process so far (user and system, all threads), from /proc on
 /// Linux; `None` elsewhere.
-fn cpu_time() -> Option<Duration> {
+pub(crate) fn cpu_time() -> Option<Duration> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
