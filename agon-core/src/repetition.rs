@@ -26,7 +26,10 @@ pub(crate) struct RepetitionTable {
 }
 
 impl RepetitionTable {
-    const INITIAL_SLOTS: usize = 1024;
+    /// 256 slots of 16 bytes: 4 KB per [`crate::Game`], enough for games of up to 128
+    /// distinct positions before the first doubling (analysis and search make many short
+    /// games; a long game doubles its table a few times, once).
+    const INITIAL_SLOTS: usize = 256;
 
     /// An empty table.
     pub(crate) fn new() -> RepetitionTable {
