@@ -24,6 +24,7 @@ pub mod error;
 pub mod experiment;
 pub mod explore;
 pub mod external;
+pub mod index_set;
 pub mod ladder;
 pub mod merge;
 pub mod openings;

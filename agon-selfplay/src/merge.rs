@@ -3,8 +3,9 @@
 //! charts.
 //!
 //! Merges stream: the games are found by their places in each directory's files (40 bytes
-//! per game), checked one at a time, and copied into the new files in index order; the
-//! reports are then read from the new `games.csv`. Memory does not hold rows or records.
+//! per game, freed before the reports), checked one at a time, and copied into the new
+//! files in index order; the reports are then read from the new `games.csv`. Memory does
+//! not hold rows or records.
 
 use crate::error::{Error, Result};
 use crate::experiment::Experiment;
@@ -41,6 +42,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path, analysis: &Analysis) -> Result<Summar
     games.write(out, |index| {
         within_limits(experiment, &games.sprt_limits, index)
     })?;
+    // The places are not needed for the reports: freed before those count their samples.
+    drop(games);
     manifest.write(out)?;
     write_stored_reports(out, &manifest, analysis)
 }
@@ -173,6 +176,9 @@ impl StoredGames {
                 ));
             }
             readers.push(DirReader::open(dir)?);
+            // At most one copy per record: room for them at once, without the doubling
+            // (and the moment both the old and the new list are held) of a growing list.
+            copies.reserve_exact(records.len());
             // The copies of earlier directories, sorted, to look this one's games up in.
             let earlier = copies.len();
             if !dir.join(GAMES_CSV).exists() {

@@ -74,10 +74,10 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     }
     // Lazily: `--games 1000000000000` must not build a list of indices.
     let done = writer
-        .as_ref()
-        .map(|w| w.done().clone())
+        .as_mut()
+        .map(GameWriter::take_done)
         .unwrap_or_default();
-    let done_count = done.len() as u64;
+    let done_count = done.len();
     let in_shard = |i: &u64| manifest.holds(*i);
     let wanted: Box<dyn Iterator<Item = u64> + Send> = match options.only.clone() {
         Some(ranges) => Box::new(ranges.into_iter().flatten().filter(in_shard)),
@@ -86,11 +86,11 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunOutcome> {
     let expected = match &options.only {
         Some(ranges) => {
             let pending = ranges.iter().cloned().flatten().filter(in_shard);
-            done_count + pending.filter(|i| !done.contains(i)).count() as u64
+            done_count + pending.filter(|i| !done.contains(*i)).count() as u64
         }
         None => manifest.expected(),
     };
-    let pending = wanted.filter(move |i| !done.contains(i));
+    let pending = wanted.filter(move |i| !done.contains(*i));
     let mut progress = if options.progress {
         Some(Progress::new(expected, &[], &experiment.variants))
     } else {

@@ -13,6 +13,7 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::{Experiment, Shard};
+use crate::index_set::IndexSet;
 use crate::record::{scan_records, DamagedRecord, ScanError};
 use crate::row::{header_line, scan_rows, GameRow, RowAt};
 use crate::sample::SprtMonitor;
@@ -20,7 +21,7 @@ use crate::verify::check_game;
 use agon_files::{write_file_with, DirLock, LockError};
 use agon_provenance::{Tool, UNKNOWN_COMMIT};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -265,7 +266,7 @@ pub struct GameWriter {
     dir: PathBuf,
     csv: File,
     agn: File,
-    done: BTreeSet<u64>,
+    done: IndexSet,
     notes: Vec<String>,
 }
 
@@ -278,7 +279,7 @@ impl GameWriter {
         manifest.write(dir)?;
         write_atomically(&dir.join(GAMES_AGN), b"")?;
         write_atomically(&dir.join(GAMES_CSV), &header_line())?;
-        GameWriter::open(dir, BTreeSet::new(), Vec::new())
+        GameWriter::open(dir, IndexSet::new(), Vec::new())
     }
 
     /// Continues the run in `dir`: checks that it holds the same experiment and shard,
@@ -307,7 +308,7 @@ impl GameWriter {
             })
             .collect();
         // One game at a time: the row from the scan, its record read at its place.
-        let mut keep = BTreeSet::new();
+        let mut keep = IndexSet::new();
         let mut rows: Vec<Place> = Vec::new();
         if csv_path.exists() {
             let mut agn = PlaceReader::open(&agn_path)?;
@@ -330,12 +331,12 @@ impl GameWriter {
                 Ok(())
             })?;
         }
-        let records: Vec<Place> = records
-            .into_iter()
-            .filter(|p| keep.contains(&p.index))
-            .collect();
+        let mut records = records;
+        records.retain(|p| keep.contains(p.index));
         copy_records(&agn_path, &records)?;
+        drop(records);
         copy_places(&csv_path, &rows, &header_line())?;
+        drop(rows);
         GameWriter::open(dir, keep, notes)
     }
 
@@ -344,7 +345,7 @@ impl GameWriter {
         &self.notes
     }
 
-    fn open(dir: &Path, done: BTreeSet<u64>, notes: Vec<String>) -> Result<GameWriter> {
+    fn open(dir: &Path, done: IndexSet, notes: Vec<String>) -> Result<GameWriter> {
         let append = |name: &str| {
             let path = dir.join(name);
             OpenOptions::new()
@@ -366,9 +367,11 @@ impl GameWriter {
         &self.dir
     }
 
-    /// Games already in the directory when it was opened (not those appended since).
-    pub fn done(&self) -> &BTreeSet<u64> {
-        &self.done
+    /// Takes the games already in the directory when it was opened (not those appended
+    /// since); an empty set afterwards. Taken rather than lent, so that a run holds one
+    /// copy of the set.
+    pub fn take_done(&mut self) -> IndexSet {
+        std::mem::take(&mut self.done)
     }
 
     /// Appends one game: its record, then its row, each flushed.
@@ -443,28 +446,37 @@ impl GameWriter {
             return Ok(rows.len() as u64);
         }
         rows.sort_unstable_by_key(|p| p.index);
+        // Of each game its last complete record (a game played again after a resume
+        // follows its earlier copy: the stable sort keeps file order), and only those of
+        // kept rows, chosen in place: two lists of places at a time, not three.
         records.sort_by_key(|p| p.index);
-        let mut chosen = Vec::with_capacity(rows.len());
-        for row in &rows {
-            // The last complete record of a game (a game played again after a resume
-            // follows its earlier copy).
-            let after = records.partition_point(|p| p.index <= row.index);
-            match after
-                .checked_sub(1)
-                .and_then(|at| records.get(at))
-                .filter(|p| p.index == row.index)
-            {
-                Some(record) => chosen.push(*record),
-                None => {
-                    return Err(Error::output(
-                        &agn_path,
-                        format!("no record for game {}", row.index),
-                    ))
-                }
+        records.dedup_by(|later, earlier| {
+            let same = later.index == earlier.index;
+            if same {
+                *earlier = *later;
             }
+            same
+        });
+        let mut next_row = rows.iter().map(|r| r.index).peekable();
+        records.retain(|p| {
+            while next_row.next_if(|&r| r < p.index).is_some() {}
+            next_row.next_if_eq(&p.index).is_some()
+        });
+        if records.len() != rows.len() {
+            // Both lists are sorted and the records a subset of the rows: the first
+            // difference is the first row without a record.
+            let missing = rows
+                .iter()
+                .zip(records.iter().map(Some).chain(std::iter::repeat(None)))
+                .find(|(row, record)| record.is_none_or(|r| r.index != row.index))
+                .map_or(0, |(row, _)| row.index);
+            return Err(Error::output(
+                &agn_path,
+                format!("no record for game {missing}"),
+            ));
         }
+        copy_places(&agn_path, &records, &[])?;
         drop(records);
-        copy_places(&agn_path, &chosen, &[])?;
         drop_final_blank_line(&agn_path)?;
         copy_places(&csv_path, &rows, &header_line())?;
         Ok(rows.len() as u64)
@@ -555,16 +567,18 @@ pub(crate) fn record_places(path: &Path) -> Result<(Vec<Place>, Vec<DamagedRecor
         Err(ScanError::Read(e)) => return Err(Error::io(path, e)),
         Err(ScanError::Found(never)) => match never {},
     };
-    // A stable sort keeps the copies of a game in file order: the last one wins.
+    // A stable sort keeps the copies of a game in file order: the last one wins (kept in
+    // place: `dedup_by` keeps the first of equal neighbours, so the later copy is moved
+    // into it).
     places.sort_by_key(|p| p.index);
-    let mut last: Vec<Place> = Vec::with_capacity(places.len());
-    for place in places {
-        match last.last_mut() {
-            Some(previous) if previous.index == place.index => *previous = place,
-            _ => last.push(place),
+    places.dedup_by(|later, earlier| {
+        let same = later.index == earlier.index;
+        if same {
+            *earlier = *later;
         }
-    }
-    Ok((last, scan.damaged))
+        same
+    });
+    Ok((places, scan.damaged))
 }
 
 /// The place of game `index` among places sorted by index.
@@ -666,7 +680,7 @@ pub fn stored_sprt_limits(dir: &Path, manifest: &Manifest) -> Result<Vec<u64>> {
 /// Reads `games.csv` of a directory row by row, checking each against the manifest (and
 /// that no game appears twice), and calls `found` with each row and its place. Returns
 /// whether the file ends with a complete line (a kill can cut the last one short; it is
-/// left out). Memory: 8 bytes per game, for the duplicate check.
+/// left out). Memory: about one bit per game, for the duplicate check ([`IndexSet`]).
 pub fn scan_stored_rows(
     dir: &Path,
     manifest: &Manifest,
@@ -675,16 +689,17 @@ pub fn scan_stored_rows(
     let path = dir.join(GAMES_CSV);
     let mut file = File::open(&path).map_err(|e| Error::io(&path, e))?;
     let (complete, total) = complete_file_length(&mut file).map_err(|e| Error::io(&path, e))?;
-    let mut indices = Vec::new();
+    let mut seen = IndexSet::new();
     scan_rows(&path, BufReader::new(file.take(complete)), |row, at| {
         check_row(&path, manifest, &row)?;
-        indices.push(row.index);
+        if !seen.insert(row.index) {
+            return Err(Error::output(
+                &path,
+                format!("game {} appears twice", row.index),
+            ));
+        }
         found(row, at)
     })?;
-    indices.sort_unstable();
-    if let Some(w) = indices.windows(2).find(|w| w[0] == w[1]) {
-        return Err(Error::output(&path, format!("game {} appears twice", w[0])));
-    }
     Ok(complete == total)
 }
 
