@@ -272,7 +272,7 @@ const CELLS: [[Option<Cell>; 12]; 11] = {
 
 /// Reads a cell name at the start of `bytes`: the cell and the bytes it used. A name it
 /// accepts is one [`Cell::parse`] accepts, read the same way.
-#[inline]
+#[inline(always)]
 fn fast_cell(bytes: &[u8]) -> Option<(Cell, usize)> {
     let file = FILE_INDEX[*bytes.first()? as usize];
     let d1 = *bytes.get(1)?;
@@ -289,8 +289,10 @@ fn fast_cell(bytes: &[u8]) -> Option<(Cell, usize)> {
 
 /// The fast parser for well-formed tokens: reads an action and its annotations from the
 /// start of `bytes` and returns them with the number of bytes used (the caller checks that
-/// the token ends there). `None` sends the token to the general parser.
-#[inline]
+/// the token ends there). `None` sends the token to the general parser. Inlined into the
+/// reader's loop (`agon validate` reads one per action): the parsed action then stays in
+/// registers instead of being returned through memory.
+#[inline(always)]
 pub(crate) fn fast_parse_prefix(bytes: &[u8]) -> Option<(AnnotatedAction, usize)> {
     let (action, mut used) = match bytes.first()? {
         b'p' => {
