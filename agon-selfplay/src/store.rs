@@ -447,16 +447,9 @@ impl GameWriter {
         }
         rows.sort_unstable_by_key(|p| p.index);
         // Of each game its last complete record (a game played again after a resume
-        // follows its earlier copy: the stable sort keeps file order), and only those of
-        // kept rows, chosen in place: two lists of places at a time, not three.
-        records.sort_by_key(|p| p.index);
-        records.dedup_by(|later, earlier| {
-            let same = later.index == earlier.index;
-            if same {
-                *earlier = *later;
-            }
-            same
-        });
+        // follows its earlier copy), and only those of kept rows, chosen in place: two
+        // lists of places at a time, not three.
+        sort_keeping_last_copies(&mut records);
         let mut next_row = rows.iter().map(|r| r.index).peekable();
         records.retain(|p| {
             while next_row.next_if(|&r| r < p.index).is_some() {}
@@ -567,9 +560,15 @@ pub(crate) fn record_places(path: &Path) -> Result<(Vec<Place>, Vec<DamagedRecor
         Err(ScanError::Read(e)) => return Err(Error::io(path, e)),
         Err(ScanError::Found(never)) => match never {},
     };
-    // A stable sort keeps the copies of a game in file order: the last one wins (kept in
-    // place: `dedup_by` keeps the first of equal neighbours, so the later copy is moved
-    // into it).
+    sort_keeping_last_copies(&mut places);
+    Ok((places, scan.damaged))
+}
+
+/// Sorts places in file order by index and keeps, of each game, its last copy in the file
+/// (a game played again after a resume follows its earlier copy). In place: the stable
+/// sort keeps file order among copies, and `dedup_by` keeps the first of equal neighbours,
+/// so the later copy is moved into it.
+fn sort_keeping_last_copies(places: &mut Vec<Place>) {
     places.sort_by_key(|p| p.index);
     places.dedup_by(|later, earlier| {
         let same = later.index == earlier.index;
@@ -578,7 +577,6 @@ pub(crate) fn record_places(path: &Path) -> Result<(Vec<Place>, Vec<DamagedRecor
         }
         same
     });
-    Ok((places, scan.damaged))
 }
 
 /// The place of game `index` among places sorted by index.
