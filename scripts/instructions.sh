@@ -59,7 +59,7 @@ done
 # Alpha-beta: `agon engine` searches to a fixed depth (stdin ends after `go`, so the engine
 # finishes the search, prints its last `info` line with the node count, and exits). The
 # start, and a midgame position (24 plies of a greedy game, pieces in contact).
-midgame="h9-g9 a2-b3 l5-k5 d1-e2 k5-i5 b3-c4 a5-b5 k7-i7 b5-c5 b7-c7 c5-d5 h1-h2 b1-c2 f11-f10 g9-f9 h2-h3 c2-d3 e2-e3 d3-e4 c4-d4 e4-f5 c7-d7 d5-e6 d4-e5"
+midgame="$(cat agon-core/benches/common/midgame.txt)"  # shared with the agents bench
 engine_instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$agon" engine <<<"$1" 2>&1 >/dev/null \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'

@@ -117,9 +117,8 @@ fn alphabeta(games: &[Game], depth: u32, runs: usize) {
 }
 
 /// The midgame position of `scripts/instructions.sh`: 24 plies of a greedy game, pieces in
-/// contact (the script passes the same actions to `agon engine`).
-const MIDGAME: &str = "h9-g9 a2-b3 l5-k5 d1-e2 k5-i5 b3-c4 a5-b5 k7-i7 b5-c5 b7-c7 c5-d5 h1-h2 \
-    b1-c2 f11-f10 g9-f9 h2-h3 c2-d3 e2-e3 d3-e4 c4-d4 e4-f5 c7-d7 d5-e6 d4-e5";
+/// contact. The script passes the same file's actions to `agon engine`.
+const MIDGAME: &str = include_str!("common/midgame.txt");
 
 /// The searches whose instructions per node `scripts/instructions.sh` counts, timed: nodes
 /// per CPU second of the same trees. Each run searches each position `REPEAT` times (the
