@@ -43,7 +43,7 @@ pub struct Watched {
     pub stderr: String,
     /// Why it was killed: over the time or memory budget, or `""` when `until` held.
     pub killed: Option<String>,
-    /// The largest resident set seen, in kB (Linux; 0 elsewhere).
+    /// The peak resident set of the command in kB, as the kernel counted it.
     pub peak_kb: u64,
 }
 
@@ -64,53 +64,86 @@ pub fn watched(args: &[&str], seconds: u64, max_kb: u64, until: impl FnMut() -> 
 /// Runs a command (stdout discarded, stderr kept), killing it after `seconds` or once its
 /// resident set exceeds `max_kb` (either fails the caller's checks instead of hanging or
 /// exhausting the machine), or once `until` holds (which callers count as success).
+///
+/// The command runs under the `watch` helper (`src/bin/watch.rs`), its only parent, which
+/// reports the kernel's exact peak of its resident set: sampling from here would miss the
+/// peak of a child that ends between two samples.
 pub fn watched_command(
-    mut command: Command,
+    command: Command,
     seconds: u64,
     max_kb: u64,
     mut until: impl FnMut() -> bool,
 ) -> Watched {
-    use std::time::{Duration, Instant};
-    let mut child = command
-        .stdout(std::process::Stdio::null())
+    use std::io::Read;
+    use std::time::Duration;
+    let mut watch = Command::new(watch_binary());
+    watch
+        .arg(seconds.to_string())
+        .arg(max_kb.to_string())
+        .arg(command.get_program())
+        .args(command.get_args());
+    if let Some(dir) = command.get_current_dir() {
+        watch.current_dir(dir);
+    }
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => watch.env(key, value),
+            None => watch.env_remove(key),
+        };
+    }
+    let mut child = watch
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("start the command");
+        .expect("start the watch helper");
     // Read stderr on a thread, so that a chatty child never blocks on a full pipe.
     let mut pipe = child.stderr.take().expect("piped stderr");
     let reader = std::thread::spawn(move || {
         let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+        let _ = pipe.read_to_string(&mut text);
         text
     });
-    let started = Instant::now();
-    let mut peak_kb = 0;
-    let mut killed = None;
-    let code = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status.code();
+    // Closing the helper's stdin tells it to stop the command.
+    let mut stop = child.stdin.take();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
         }
-        peak_kb = peak_kb.max(resident_kb(child.id()).unwrap_or(0));
-        if peak_kb > max_kb {
-            killed = Some(format!("resident set {peak_kb} kB over {max_kb} kB"));
-        } else if started.elapsed() > Duration::from_secs(seconds) {
-            killed = Some(format!("still running after {seconds} s"));
-        } else if until() {
-            killed = Some(String::new());
-        }
-        if killed.is_some() {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
+        if stop.is_some() && until() {
+            stop = None;
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(stop);
+    let mut report = String::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_string(&mut report)
+        .expect("read the watch helper's report");
+    let field = |name: &str| {
+        report
+            .lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix('='))
     };
+    let stderr = reader.join().unwrap_or_default();
+    let peak_kb = field("peak_kb")
+        .and_then(|k| k.parse().ok())
+        .unwrap_or_else(|| panic!("the watch helper reported {report:?}; stderr: {stderr}"));
     Watched {
-        code,
-        stderr: reader.join().unwrap_or_default(),
-        killed,
+        code: field("code").and_then(|c| c.parse().ok()),
+        stderr,
+        killed: field("killed").map(str::to_string),
         peak_kb,
     }
+}
+
+/// The path of the `watch` helper of this package, built on first use.
+fn watch_binary() -> &'static Path {
+    static WATCH: OnceLock<PathBuf> = OnceLock::new();
+    WATCH.get_or_init(|| crate::binaries::binary("agon-tests", "watch", "AGON_WATCH_BIN"))
 }
 
 /// A fresh, empty scratch directory for one test, removed when the test ends (see
