@@ -45,19 +45,26 @@ impl Bitboard {
     /// Whether the cell is in the set.
     #[inline]
     pub const fn contains(self, cell: Cell) -> bool {
-        self.0 >> cell.index() & 1 != 0
+        self.0 & cell.bit().0 != 0
     }
 
     /// The set with the cell added.
     #[inline]
     pub const fn with(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 | 1u128 << cell.index())
+        Bitboard(self.0 | cell.bit().0)
     }
 
     /// The set with the cell removed.
     #[inline]
     pub const fn without(self, cell: Cell) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << cell.index()))
+        Bitboard(self.0 & !cell.bit().0)
+    }
+
+    /// The cells of `self` that are not in `other`: `self & !other` without the mask of
+    /// the board that `!` applies (`self` holds no off-board cell, so neither does this).
+    #[inline(always)]
+    pub const fn and_not(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !other.0)
     }
 
     /// The lowest cell of the set (in (file, rank) order).

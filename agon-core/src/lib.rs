@@ -52,6 +52,7 @@ pub mod agents;
 mod bitboard;
 mod cell;
 mod game;
+mod hot;
 mod illegal;
 mod movegen;
 mod outcome;

@@ -3,6 +3,7 @@
 //! for emptiness (the no-move rule), listed, or sampled uniformly (playouts) without
 //! listing.
 
+use crate::hot::HotRules;
 use crate::position::Phase;
 use crate::rules::{Opening, Relocation, TouchMove};
 use crate::{Action, ActionList, Bitboard, Cell, Direction, PieceKind, Position, Rng, Side};
@@ -74,19 +75,27 @@ impl Steps {
     /// The steps of `position`, whose side to move is in normal play.
     #[inline(always)]
     fn of(position: &Position) -> Steps {
+        Steps::of_in(position.rules(), position)
+    }
+
+    /// [`Steps::of`] under the hot switches `hot` (those of the position).
+    #[inline(always)]
+    fn of_in(hot: impl HotRules, position: &Position) -> Steps {
         let rules = position.rules();
         let me = position.to_move();
-        let targets = position.empty_cells() & !position.intervention_cells(me);
+        let targets = position
+            .empty_cells()
+            .and_not(position.intervention_cells_in(hot, me));
         let active = position.active(me);
         let queens = position.pieces(me, PieceKind::Queen);
         let queen = (active & queens).first();
         Steps {
-            guards: active & !queens,
-            guard_targets: targets & !Bitboard::THRONE,
+            guards: active.and_not(queens),
+            guard_targets: targets.and_not(Bitboard::THRONE),
             queen,
             queen_to: queen.map_or(Bitboard::EMPTY, |q| q.step_set() & targets),
             pass: rules.touch_move() == TouchMove::On,
-            forced_pass: rules.forced_pass(),
+            forced_pass: hot.ludii(),
         }
     }
 
@@ -128,12 +137,12 @@ impl StepWeights {
     pub(crate) fn of(position: &Position, side: Side) -> StepWeights {
         let active = position.active(side);
         let queens = position.pieces(side, PieceKind::Queen);
-        let guards = active & !queens;
+        let guards = active.and_not(queens);
         let mut weights = StepWeights {
             planes: [Bitboard::EMPTY; 3],
         };
         for d in Direction::ALL {
-            weights.add(guards.step_targets(d) & !Bitboard::THRONE);
+            weights.add(guards.step_targets(d).and_not(Bitboard::THRONE));
         }
         if let Some(queen) = (active & queens).first() {
             weights.add(queen.step_set());
@@ -276,10 +285,20 @@ impl LegalActions {
     /// registers in normal play (the playout fast path); `None` when there is none.
     #[inline(always)]
     pub fn random_of(position: &Position, rng: &mut Rng) -> Option<Action> {
+        LegalActions::random_of_in(position.rules(), position, rng)
+    }
+
+    /// [`LegalActions::random_of`] under the hot switches `hot` (those of the position).
+    #[inline(always)]
+    pub(crate) fn random_of_in(
+        hot: impl HotRules,
+        position: &Position,
+        rng: &mut Rng,
+    ) -> Option<Action> {
         if position.phase() != Phase::Normal {
             return LegalActions::random_rare(position, rng);
         }
-        let steps = Steps::of(position);
+        let steps = Steps::of_in(hot, position);
         let guard_to = Direction::ALL.map(|d| steps.guard_to(d));
         match draw_step(guard_to, steps.queen, steps.queen_to, steps.pass, rng) {
             None if steps.forced_pass => Some(Action::Pass),
@@ -643,7 +662,9 @@ mod tests {
             }
             let me = position.to_move();
             let weights = StepWeights::of(&position, me);
-            let open = position.empty_cells() & !position.intervention_cells(me);
+            let open = position
+                .empty_cells()
+                .and_not(position.intervention_cells(me));
             let steps = Steps::of(&position);
             let expected = steps.count() - steps.pass as usize;
             if expected > 0 || !steps.forced_pass {

@@ -1,8 +1,9 @@
 //! Uniformly random playouts: the simplest player, the engine's throughput benchmark and
 //! a source of random positions for tests.
 
+use crate::hot::{with_fixed_rules, HotRules};
 use crate::repetition::RepetitionTable;
-use crate::{Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination};
+use crate::{Action, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination};
 
 /// Plays uniformly random legal actions until the game ends or `max_plies` plies have been
 /// played in total (then the game is adjudicated a `move-limit` draw). Returns the number
@@ -161,8 +162,21 @@ pub fn random_games(
 /// the ply limit. Repetition counts positions by hash in `occurred` (a 64-bit Zobrist hash:
 /// two different positions of one game sharing one is a chance of about 2^-64 per pair,
 /// where [`Game`] would compare the positions).
-#[inline(never)]
 fn lean_playout(
+    start: Position,
+    rng: &mut Rng,
+    max_plies: usize,
+    occurred: &mut RepetitionTable,
+) -> (Outcome, Position, usize) {
+    with_fixed_rules!(start.rules(), |fixed| lean_playout_in(
+        fixed, start, rng, max_plies, occurred
+    ))
+}
+
+/// [`lean_playout`] under the hot switches `hot` (those of `start`'s rules).
+#[inline(never)]
+fn lean_playout_in(
+    hot: impl HotRules,
     start: Position,
     rng: &mut Rng,
     max_plies: usize,
@@ -178,7 +192,7 @@ fn lean_playout(
     // The start has occurred once: no repetition yet.
     let mut outcome = start.outcome_after_action(!start.to_move(), || false);
     while outcome.is_none() {
-        let Some(action) = LegalActions::random_of(&position, rng) else {
+        let Some(action) = LegalActions::random_of_in(hot, &position, rng) else {
             outcome = Some(Outcome {
                 result: GameResult::win_for(!position.to_move()),
                 termination: Termination::NoMoves,
@@ -193,9 +207,12 @@ fn lean_playout(
             break;
         }
         let mover = position.to_move();
-        position.play_unchecked(action);
+        match action {
+            Action::Step { from, to } => position.play_step_in(hot, from, to),
+            other => position.play_unchecked(other),
+        };
         plies += 1;
-        outcome = position.outcome_after_action(mover, || {
+        outcome = position.outcome_after_action_in(hot, mover, || {
             limit.is_some_and(|limit| occurred.add(position.hash()) >= limit)
         });
     }

@@ -8,6 +8,7 @@
 //! with its captures, and formations. Rules that need the game's history (repetition) live
 //! in [`crate::Game`].
 
+use crate::hot::HotRules;
 use crate::illegal::IllegalAction;
 use crate::movegen::LegalActions;
 use crate::rules::{CaptureMode, Intervention, QueenRelocatedBy, RelocateThrone, Relocation};
@@ -251,14 +252,14 @@ impl Position {
     pub fn pieces(&self, side: Side, kind: PieceKind) -> Bitboard {
         match kind {
             PieceKind::Queen => self.sides[side.index()] & self.queens,
-            PieceKind::Guard => self.sides[side.index()] & !self.queens,
+            PieceKind::Guard => self.sides[side.index()].and_not(self.queens),
         }
     }
 
     /// Active (not captured) pieces of a side.
     #[inline]
     pub fn active(&self, side: Side) -> Bitboard {
-        self.sides[side.index()] & !self.captured
+        self.sides[side.index()].and_not(self.captured)
     }
 
     /// Captured pieces of both sides.
@@ -320,7 +321,13 @@ impl Position {
     /// Cells between two cells of `ends`, under the rule set's capture geometry.
     #[inline]
     pub fn between(&self, ends: Bitboard) -> Bitboard {
-        match self.rules.capture() {
+        self.between_in(self.rules, ends)
+    }
+
+    /// [`Position::between`] under the hot switches `rules` (those of this position).
+    #[inline(always)]
+    pub(crate) fn between_in(&self, rules: impl HotRules, ends: Bitboard) -> Bitboard {
+        match rules.capture() {
             CaptureMode::Line => Bitboard::between_on_lines(ends),
             CaptureMode::Ring => Bitboard::between_on_rings(ends),
         }
@@ -331,7 +338,13 @@ impl Position {
     /// too under `ludii`. (The one statement of which pieces count.)
     #[inline]
     pub fn flankers(&self, side: Side) -> Bitboard {
-        if self.rules.captured_pieces_flank() {
+        self.flankers_in(self.rules, side)
+    }
+
+    /// [`Position::flankers`] under the hot switches `rules` (those of this position).
+    #[inline(always)]
+    pub(crate) fn flankers_in(&self, rules: impl HotRules, side: Side) -> Bitboard {
+        if rules.ludii() {
             self.sides[side.index()]
         } else {
             self.active(side)
@@ -341,7 +354,13 @@ impl Position {
     /// The cells between two flankers of `side` ([`Position::flankers`]).
     #[inline]
     pub fn between_pieces_of(&self, side: Side) -> Bitboard {
-        self.between(self.flankers(side))
+        self.between_pieces_of_in(self.rules, side)
+    }
+
+    /// [`Position::between_pieces_of`] under the hot switches `rules`.
+    #[inline(always)]
+    pub(crate) fn between_pieces_of_in(&self, rules: impl HotRules, side: Side) -> Bitboard {
+        self.between_in(rules, self.flankers_in(rules, side))
     }
 
     /// The cells where a step of `side` may not end because of the intervention rule:
@@ -349,8 +368,14 @@ impl Position {
     /// otherwise.
     #[inline]
     pub fn intervention_cells(&self, side: Side) -> Bitboard {
-        if self.rules.intervention() == Intervention::Forbidden {
-            self.between_pieces_of(!side)
+        self.intervention_cells_in(self.rules, side)
+    }
+
+    /// [`Position::intervention_cells`] under the hot switches `rules`.
+    #[inline(always)]
+    pub(crate) fn intervention_cells_in(&self, rules: impl HotRules, side: Side) -> Bitboard {
+        if rules.intervention() == Intervention::Forbidden {
+            self.between_pieces_of_in(rules, !side)
         } else {
             Bitboard::EMPTY
         }
@@ -376,7 +401,9 @@ impl Position {
     /// intervention setting).
     pub fn relocation_open_cells(&self, kind: PieceKind) -> Bitboard {
         let me = self.to_move;
-        let mut open = self.empty_cells() & !self.relocation_intervention_cells(me);
+        let mut open = self
+            .empty_cells()
+            .and_not(self.relocation_intervention_cells(me));
         if kind == PieceKind::Queen {
             if self.rules.relocate_throne() == RelocateThrone::Forbidden {
                 open &= !Bitboard::THRONE;
@@ -444,7 +471,7 @@ impl Position {
     /// guards too: its queen on the throne and every guard it still has on ring 1.
     #[inline]
     pub fn formation(&self, side: Side) -> Formation {
-        if self.rules.relocation() == Relocation::Removed {
+        if HotRules::removed(self.rules) {
             self.formation_with_guards_left(side)
         } else {
             self.formation_of_six(side)
@@ -455,7 +482,7 @@ impl Position {
     /// where it is also the six-guards loss).
     #[inline]
     fn formation_of_six(&self, side: Side) -> Formation {
-        let guards = self.active(side) & !self.queens;
+        let guards = self.active(side).and_not(self.queens);
         if guards & Bitboard::RING1 != Bitboard::RING1 {
             Formation::None
         } else if (self.active(side) & self.queens & Bitboard::THRONE).any() {
@@ -468,9 +495,9 @@ impl Position {
     /// The formation under `relocation=removed`: the queen on the throne with every guard
     /// left on ring 1 wins; six guards on ring 1 without her lose.
     fn formation_with_guards_left(&self, side: Side) -> Formation {
-        let guards = self.active(side) & !self.queens;
+        let guards = self.active(side).and_not(self.queens);
         let on_throne = (self.active(side) & self.queens & Bitboard::THRONE).any();
-        if on_throne && (guards & !Bitboard::RING1).is_empty() {
+        if on_throne && guards.and_not(Bitboard::RING1).is_empty() {
             Formation::Won
         } else {
             self.formation_of_six(side)
@@ -508,7 +535,18 @@ impl Position {
         mover: Side,
         repeated: impl FnOnce() -> bool,
     ) -> Option<Outcome> {
-        let decided = if self.rules.relocation() == Relocation::Removed {
+        self.outcome_after_action_in(self.rules, mover, repeated)
+    }
+
+    /// [`Position::outcome_after_action`] under the hot switches `rules`.
+    #[inline(always)]
+    pub(crate) fn outcome_after_action_in(
+        &self,
+        rules: impl HotRules,
+        mover: Side,
+        repeated: impl FnOnce() -> bool,
+    ) -> Option<Outcome> {
+        let decided = if rules.removed() {
             self.outcome_with_pieces_removed(mover)
         } else {
             Position::formation_outcome(mover, self.formation_of_six(mover))
@@ -516,7 +554,7 @@ impl Position {
         let (result, termination) = match decided {
             Some(outcome) => return Some(outcome),
             None if repeated() => (GameResult::Draw, Termination::Repetition),
-            None if self.rules.forced_pass() && self.passes >= 2 => {
+            None if rules.ludii() && self.passes >= 2 => {
                 (GameResult::Draw, Termination::DoublePass)
             }
             None => return None,
@@ -587,22 +625,39 @@ impl Position {
     /// (`self.legal().contains(action)`); this fast path does not check it.
     #[inline]
     pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
-        let captures = match action {
-            Action::Step { from, to } => self.step(from, to),
-            other => self.play_rare(other),
-        };
+        match action {
+            Action::Step { from, to } => self.play_step_in(self.rules, from, to),
+            other => {
+                let captures = self.play_rare(other);
+                self.pass_turn();
+                captures
+            }
+        }
+    }
+
+    /// Plays the legal step `from`-`to` of the side to move under the hot switches `rules`
+    /// (those of this position): [`Position::play_unchecked`]'s common case.
+    #[inline(always)]
+    pub(crate) fn play_step_in(&mut self, rules: impl HotRules, from: Cell, to: Cell) -> Bitboard {
+        let captures = self.step(rules, from, to);
+        self.pass_turn();
+        captures
+    }
+
+    /// Gives the turn to the other side.
+    #[inline(always)]
+    fn pass_turn(&mut self) {
         self.to_move = !self.to_move;
         self.hash ^= side_key();
-        captures
     }
 
     /// A step of the side to move (the common action, kept inline in the callers' loops).
     #[inline(always)]
-    fn step(&mut self, from: Cell, to: Cell) -> Bitboard {
+    fn step(&mut self, rules: impl HotRules, from: Cell, to: Cell) -> Bitboard {
         let kind = self.kind_at(from);
         self.move_piece(self.to_move, kind, from, to);
         self.passes = 0;
-        self.resolve_arrival(to)
+        self.resolve_arrival(rules, to)
     }
 
     /// A relocation, placement or pass of the side to move (out of line: rare in play).
@@ -611,14 +666,14 @@ impl Position {
         let me = self.to_move;
         let mut captures = Bitboard::EMPTY;
         match action {
-            Action::Step { from, to } => captures = self.step(from, to),
+            Action::Step { from, to } => captures = self.step(self.rules, from, to),
             Action::Relocate { from, to } => {
                 let kind = self.kind_at(from);
                 self.hash ^= piece_key(me, kind, true, from) ^ piece_key(me, kind, false, from);
                 self.captured &= !from.bit();
                 self.move_piece(me, kind, from, to);
                 if self.rules.relocations_interact() {
-                    captures = self.resolve_arrival(to);
+                    captures = self.resolve_arrival(self.rules, to);
                 }
                 self.passes = 0;
             }
@@ -657,7 +712,7 @@ impl Position {
     /// Captures the piece on `cell`: marks it captured, or under `relocation=removed` takes
     /// it off the board.
     #[inline]
-    fn capture(&mut self, cell: Cell) {
+    fn capture(&mut self, rules: impl HotRules, cell: Cell) {
         let side = if self.sides[0].contains(cell) {
             Side::White
         } else {
@@ -665,7 +720,7 @@ impl Position {
         };
         let kind = self.kind_at(cell);
         self.hash ^= piece_key(side, kind, false, cell);
-        if self.rules.relocation() == Relocation::Removed {
+        if rules.removed() {
             self.sides[side.index()] &= !cell.bit();
             self.queens &= !cell.bit();
         } else {
@@ -681,22 +736,22 @@ impl Position {
     /// the far ends `y` that can close a triple from `at` are a precomputed set, usually
     /// without a flanker on it, and `x` is then the one cell linked to both ends.
     #[inline(always)]
-    fn resolve_arrival(&mut self, at: Cell) -> Bitboard {
+    fn resolve_arrival(&mut self, rules: impl HotRules, at: Cell) -> Bitboard {
         let me = self.to_move;
-        let (reach, link) = match self.rules.capture() {
+        let (reach, link) = match rules.capture() {
             CaptureMode::Line => (at.line_reach(), at.neighbor_set()),
             CaptureMode::Ring => (at.ring_reach(), at.ring_link()),
         };
-        let ends = self.flankers(me) & reach;
+        let ends = self.flankers_in(rules, me) & reach;
         let mut captures = Bitboard::EMPTY;
         if ends.any() {
             let touched = link & self.active(!me);
             if touched.any() {
-                captures = self.capture_between(at, touched, ends);
+                captures = self.capture_between(rules, at, touched, ends);
             }
         }
-        if self.rules.intervention() == Intervention::Suicide {
-            captures |= self.suicide(at);
+        if rules.intervention() == Intervention::Suicide {
+            captures |= self.suicide(rules, at);
         }
         captures
     }
@@ -704,8 +759,14 @@ impl Position {
     /// Captures the enemy pieces among `touched` (linked to `at`) that stand between `at`
     /// and a flanker of `ends` (out of line: few arrivals capture).
     #[inline(never)]
-    fn capture_between(&mut self, at: Cell, touched: Bitboard, ends: Bitboard) -> Bitboard {
-        let line = self.rules.capture() == CaptureMode::Line;
+    fn capture_between(
+        &mut self,
+        rules: impl HotRules,
+        at: Cell,
+        touched: Bitboard,
+        ends: Bitboard,
+    ) -> Bitboard {
+        let line = rules.capture() == CaptureMode::Line;
         let mut captures = Bitboard::EMPTY;
         for y in ends {
             let link = if line {
@@ -717,7 +778,7 @@ impl Position {
         }
         debug_assert_eq!(captures & !at.neighbor_set(), Bitboard::EMPTY);
         for x in captures {
-            self.capture(x);
+            self.capture(rules, x);
         }
         captures
     }
@@ -725,9 +786,9 @@ impl Position {
     /// The suicide rule: the piece that arrived on `at` is captured if it stands between
     /// two enemy flankers (after its own captures).
     #[inline(never)]
-    fn suicide(&mut self, at: Cell) -> Bitboard {
-        if self.between_pieces_of(!self.to_move).contains(at) {
-            self.capture(at);
+    fn suicide(&mut self, rules: impl HotRules, at: Cell) -> Bitboard {
+        if self.between_pieces_of_in(rules, !self.to_move).contains(at) {
+            self.capture(rules, at);
             at.bit()
         } else {
             Bitboard::EMPTY
