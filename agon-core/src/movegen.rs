@@ -172,12 +172,43 @@ impl StepWeights {
     }
 }
 
+/// What [`draw_step`] drew: a step with the kind of the piece that steps (so that playing
+/// it needs no look-up of the piece), a pass, or nothing when there is no action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Drawn {
+    /// A step of the side's piece of `kind` from `from` to `to`.
+    Step {
+        /// The piece's kind.
+        kind: PieceKind,
+        /// Where it stands.
+        from: Cell,
+        /// Where it goes.
+        to: Cell,
+    },
+    /// A pass.
+    Pass,
+    /// No action at all.
+    Nothing,
+}
+
+impl Drawn {
+    /// The action drawn, if any.
+    #[inline(always)]
+    fn action(self) -> Option<Action> {
+        match self {
+            Drawn::Step { from, to, .. } => Some(Action::Step { from, to }),
+            Drawn::Pass => Some(Action::Pass),
+            Drawn::Nothing => None,
+        }
+    }
+}
+
 /// A uniformly random action among the steps `guard_to` (by direction), the queen's
-/// `queen_to` and a pass where `pass`; `None` when there is none (a forced pass is the
-/// caller's). One draw of `rng` when there is an action: `k` below their number picks, in
-/// order, the queen's steps, the guards' direction by direction, the pass. The one statement
-/// of the draw, shared by [`LegalActions::random`] and [`LegalActions::random_of`], so both
-/// play the same games.
+/// `queen_to` and a pass where `pass`; [`Drawn::Nothing`] when there is none (a forced
+/// pass is the caller's). One draw of `rng` when there is an action: `k` below their
+/// number picks, in order, the queen's steps, the guards' direction by direction, the
+/// pass. The one statement of the draw, shared by [`LegalActions::random`] and
+/// [`LegalActions::random_of`], so both play the same games.
 #[inline(always)]
 fn draw_step(
     guard_to: [Bitboard; 6],
@@ -185,32 +216,34 @@ fn draw_step(
     queen_to: Bitboard,
     pass: bool,
     rng: &mut Rng,
-) -> Option<Action> {
+) -> Drawn {
     let counts = guard_to.map(|b| b.count() as usize);
     let queen_count = queen_to.count() as usize;
     let total = queen_count + counts.iter().sum::<usize>() + pass as usize;
     if total == 0 {
-        return None;
+        return Drawn::Nothing;
     }
     let mut k = rng.below(total);
     if k < queen_count {
-        return Some(Action::Step {
+        return Drawn::Step {
+            kind: PieceKind::Queen,
             from: queen.expect("queen steps need a queen"),
             to: queen_to.nth(k),
-        });
+        };
     }
     k -= queen_count;
     for d in Direction::ALL {
         if k < counts[d.index()] {
             let to = guard_to[d.index()].nth(k);
-            return Some(Action::Step {
+            return Drawn::Step {
+                kind: PieceKind::Guard,
                 from: to.step_unchecked(d.opposite()),
                 to,
-            });
+            };
         }
         k -= counts[d.index()];
     }
-    Some(Action::Pass)
+    Drawn::Pass
 }
 
 impl LegalActions {
@@ -285,30 +318,28 @@ impl LegalActions {
     /// registers in normal play (the playout fast path); `None` when there is none.
     #[inline(always)]
     pub fn random_of(position: &Position, rng: &mut Rng) -> Option<Action> {
-        LegalActions::random_of_in(position.rules(), position, rng)
-    }
-
-    /// [`LegalActions::random_of`] under the hot switches `hot` (those of the position).
-    #[inline(always)]
-    pub(crate) fn random_of_in(
-        hot: impl HotRules,
-        position: &Position,
-        rng: &mut Rng,
-    ) -> Option<Action> {
         if position.phase() != Phase::Normal {
             return LegalActions::random_rare(position, rng);
         }
+        LegalActions::random_step_in(position.rules(), position, rng).action()
+    }
+
+    /// [`LegalActions::random_of`] of a position in normal play under the hot switches
+    /// `hot` (those of the position), with the kind of the piece that steps.
+    #[inline(always)]
+    pub(crate) fn random_step_in(hot: impl HotRules, position: &Position, rng: &mut Rng) -> Drawn {
+        debug_assert_eq!(position.phase(), Phase::Normal);
         let steps = Steps::of_in(hot, position);
         let guard_to = Direction::ALL.map(|d| steps.guard_to(d));
         match draw_step(guard_to, steps.queen, steps.queen_to, steps.pass, rng) {
-            None if steps.forced_pass => Some(Action::Pass),
+            Drawn::Nothing if steps.forced_pass => Drawn::Pass,
             other => other,
         }
     }
 
     /// [`LegalActions::random_of`] in a placement or relocation phase (out of line).
     #[inline(never)]
-    fn random_rare(position: &Position, rng: &mut Rng) -> Option<Action> {
+    pub(crate) fn random_rare(position: &Position, rng: &mut Rng) -> Option<Action> {
         LegalActions::of(position).random(rng)
     }
 
@@ -590,7 +621,7 @@ impl LegalActions {
                 queen_to,
                 pass,
                 ..
-            } => draw_step(guard_to, queen, queen_to, pass, rng),
+            } => draw_step(guard_to, queen, queen_to, pass, rng).action(),
         };
         match action {
             None if self.forced_pass() => Some(Action::Pass),

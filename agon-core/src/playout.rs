@@ -2,6 +2,8 @@
 //! a source of random positions for tests.
 
 use crate::hot::{with_fixed_rules, HotRules};
+use crate::movegen::Drawn;
+use crate::position::Phase;
 use crate::repetition::RepetitionTable;
 use crate::{Action, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination};
 
@@ -192,13 +194,21 @@ fn lean_playout_in(
     // The start has occurred once: no repetition yet.
     let mut outcome = start.outcome_after_action(!start.to_move(), || false);
     while outcome.is_none() {
-        let Some(action) = LegalActions::random_of_in(hot, &position, rng) else {
+        // A step in normal play (nearly every ply); a pass, relocation or placement
+        // otherwise, played by the general code.
+        let (drawn, rare) = if position.phase() == Phase::Normal {
+            (LegalActions::random_step_in(hot, &position, rng), None)
+        } else {
+            let action = LegalActions::random_rare(&position, rng);
+            (Drawn::Nothing, action)
+        };
+        if drawn == Drawn::Nothing && rare.is_none() {
             outcome = Some(Outcome {
                 result: GameResult::win_for(!position.to_move()),
                 termination: Termination::NoMoves,
             });
             break;
-        };
+        }
         if plies >= max_plies {
             outcome = Some(Outcome {
                 result: GameResult::Draw,
@@ -207,9 +217,12 @@ fn lean_playout_in(
             break;
         }
         let mover = position.to_move();
-        match action {
-            Action::Step { from, to } => position.play_step_in(hot, from, to),
-            other => position.play_unchecked(other),
+        match (drawn, rare) {
+            (Drawn::Step { kind, from, to }, _) => position.play_step_of_in(hot, kind, from, to),
+            (Drawn::Pass, _) => position.play_unchecked(Action::Pass),
+            (Drawn::Nothing, action) => {
+                position.play_unchecked(action.expect("a rare action was drawn"))
+            }
         };
         plies += 1;
         outcome = position.outcome_after_action_in(hot, mover, || {

@@ -639,7 +639,22 @@ impl Position {
     /// (those of this position): [`Position::play_unchecked`]'s common case.
     #[inline(always)]
     pub(crate) fn play_step_in(&mut self, rules: impl HotRules, from: Cell, to: Cell) -> Bitboard {
-        let captures = self.step(rules, from, to);
+        self.play_step_of_in(rules, self.kind_at(from), from, to)
+    }
+
+    /// [`Position::play_step_in`] of the side's piece of `kind` on `from`.
+    #[inline(always)]
+    pub(crate) fn play_step_of_in(
+        &mut self,
+        rules: impl HotRules,
+        kind: PieceKind,
+        from: Cell,
+        to: Cell,
+    ) -> Bitboard {
+        debug_assert_eq!(kind, self.kind_at(from));
+        self.move_piece(self.to_move, kind, from, to);
+        self.passes = 0;
+        let captures = self.resolve_arrival(rules, to);
         self.pass_turn();
         captures
     }
@@ -651,22 +666,13 @@ impl Position {
         self.hash ^= side_key();
     }
 
-    /// A step of the side to move (the common action, kept inline in the callers' loops).
-    #[inline(always)]
-    fn step(&mut self, rules: impl HotRules, from: Cell, to: Cell) -> Bitboard {
-        let kind = self.kind_at(from);
-        self.move_piece(self.to_move, kind, from, to);
-        self.passes = 0;
-        self.resolve_arrival(rules, to)
-    }
-
     /// A relocation, placement or pass of the side to move (out of line: rare in play).
     #[inline(never)]
     fn play_rare(&mut self, action: Action) -> Bitboard {
         let me = self.to_move;
         let mut captures = Bitboard::EMPTY;
         match action {
-            Action::Step { from, to } => captures = self.step(self.rules, from, to),
+            Action::Step { .. } => unreachable!("play_unchecked plays steps itself"),
             Action::Relocate { from, to } => {
                 let kind = self.kind_at(from);
                 self.hash ^= piece_key(me, kind, true, from) ^ piece_key(me, kind, false, from);
