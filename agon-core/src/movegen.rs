@@ -105,6 +105,16 @@ impl Steps {
         self.guards.step_targets(direction) & self.guard_targets
     }
 
+    /// Whether there is a legal action: a step, a pass where the rules allow one, or the
+    /// forced pass (stops at the first direction with a step).
+    #[inline(always)]
+    fn any(&self) -> bool {
+        self.forced_pass
+            || self.pass
+            || self.queen_to.any()
+            || Direction::ALL.iter().any(|&d| self.guard_to(d).any())
+    }
+
     /// The number of legal actions: the steps, a pass where the rules allow one, or the
     /// forced pass when nothing else is legal.
     #[inline(always)]
@@ -300,11 +310,35 @@ impl LegalActions {
     /// no per-action work).
     #[inline(always)]
     pub fn count_of(position: &Position) -> usize {
+        LegalActions::count_of_in(position.rules(), position)
+    }
+
+    /// [`LegalActions::count_of`] under the hot switches `hot` (those of the position).
+    #[inline(always)]
+    pub(crate) fn count_of_in(hot: impl HotRules, position: &Position) -> usize {
         if position.phase() == Phase::Normal {
-            Steps::of(position).count()
+            Steps::of_in(hot, position).count()
         } else {
             LegalActions::count_rare(position)
         }
+    }
+
+    /// Whether `position` has a legal action (`LegalActions::of(position).any()`), under
+    /// the hot switches `hot` (those of the position): in normal play from the sets in
+    /// registers, stopping at the first step found (the no-move rule's test).
+    #[inline(always)]
+    pub(crate) fn any_of_in(hot: impl HotRules, position: &Position) -> bool {
+        if position.phase() == Phase::Normal {
+            Steps::of_in(hot, position).any()
+        } else {
+            LegalActions::any_rare(position)
+        }
+    }
+
+    /// [`LegalActions::any_of_in`] in a placement or relocation phase (out of line).
+    #[inline(never)]
+    fn any_rare(position: &Position) -> bool {
+        LegalActions::of(position).any()
     }
 
     /// [`LegalActions::count_of`] in a placement or relocation phase (out of line).
@@ -506,9 +540,21 @@ impl LegalActions {
 
     /// Writes every legal action into `list` (cleared first).
     pub fn generate(&self, list: &mut ActionList) {
-        self.generate_arriving::<true>(Bitboard::ALL, list);
-        if list.is_empty() && self.forced_pass() {
-            list.push(Action::Pass);
+        list.clear();
+        self.for_each(|action| list.push(action));
+    }
+
+    /// Calls `visit` with every legal action, in the order of [`LegalActions::generate`],
+    /// without listing them (perft walks its children so).
+    #[inline(always)]
+    pub(crate) fn for_each(&self, mut visit: impl FnMut(Action)) {
+        let mut any = false;
+        self.visit_arriving::<true>(Bitboard::ALL, |action| {
+            any = true;
+            visit(action);
+        });
+        if !any && self.forced_pass() {
+            visit(Action::Pass);
         }
     }
 
@@ -516,19 +562,19 @@ impl LegalActions {
     /// steps, relocations and placements, never a pass. Search uses it to list only the
     /// captures. The actions come in the order [`LegalActions::generate`] gives them.
     pub fn generate_to(&self, cells: Bitboard, list: &mut ActionList) {
-        self.generate_arriving::<false>(cells, list);
+        list.clear();
+        self.visit_arriving::<false>(cells, |action| list.push(action));
     }
 
-    /// Lists the actions arriving on `cells` (every action, the pass included, when `ALL`:
+    /// Visits the actions arriving on `cells` (every action, the pass included, when `ALL`:
     /// then `cells` is not read, which keeps full generation free of the restriction).
     #[inline(always)]
-    fn generate_arriving<const ALL: bool>(&self, cells: Bitboard, list: &mut ActionList) {
+    fn visit_arriving<const ALL: bool>(&self, cells: Bitboard, mut visit: impl FnMut(Action)) {
         let keep = |set: Bitboard| if ALL { set } else { set & cells };
-        list.clear();
         match self.kind {
             Kind::Placement { kind, to } => {
                 for to in keep(to) {
-                    list.push(Action::Place { kind, to });
+                    visit(Action::Place { kind, to });
                 }
             }
             Kind::Relocation {
@@ -538,7 +584,7 @@ impl LegalActions {
             } => {
                 for from in from {
                     for to in keep(relocation_targets(from, to, next_ring)) {
-                        list.push(Action::Relocate { from, to });
+                        visit(Action::Relocate { from, to });
                     }
                 }
             }
@@ -551,20 +597,20 @@ impl LegalActions {
             } => {
                 if let Some(q) = queen {
                     for to in keep(queen_to) {
-                        list.push(Action::Step { from: q, to });
+                        visit(Action::Step { from: q, to });
                     }
                 }
                 for d in Direction::ALL {
                     let back = d.opposite();
                     for to in keep(guard_to[d.index()]) {
-                        list.push(Action::Step {
+                        visit(Action::Step {
                             from: to.step_unchecked(back),
                             to,
                         });
                     }
                 }
                 if pass && ALL {
-                    list.push(Action::Pass);
+                    visit(Action::Pass);
                 }
             }
         }

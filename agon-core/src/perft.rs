@@ -6,11 +6,12 @@
 //! needs the history: the game's own (its table of occurrences) and the path from the
 //! game's position down to the node.
 
+use crate::hot::{with_fixed_rules, HotRules};
 use crate::movegen::StepWeights;
 use crate::position::Phase;
 use crate::rules::{CaptureMode, Intervention, Relocation, TouchMove};
 use crate::zobrist::{piece_key, side_key};
-use crate::{Action, ActionList, Bitboard, Cell, Game, LegalActions, PieceKind, Position};
+use crate::{Action, Bitboard, Cell, Game, LegalActions, PieceKind, Position};
 
 /// Leaves at `depth` plies from the game's current state, with bulk counting at the last
 /// ply (the legal actions of a depth-1 node are counted, not played).
@@ -38,7 +39,13 @@ fn walk<const BULK: bool>(game: &Game, depth: u32) -> u64 {
         parent: None,
         path: 0,
     };
-    count::<BULK>(&history, &root, game.legal(), depth)
+    with_fixed_rules!(game.rules(), |hot| count::<BULK>(
+        hot,
+        &history,
+        &root,
+        game.legal(),
+        depth
+    ))
 }
 
 /// A position of the walk and the one it was reached from (`None` for the game's own).
@@ -138,6 +145,7 @@ impl History<'_> {
 /// The leaves `depth >= 1` plies below `node`, a position whose game goes on and whose
 /// legal actions are `legal`.
 fn count<const BULK: bool>(
+    hot: impl HotRules,
     history: &History<'_>,
     node: &Node<'_>,
     legal: &LegalActions,
@@ -151,41 +159,39 @@ fn count<const BULK: bool>(
             return steps.leaves(history, node);
         }
     }
-    let mut list = ActionList::new();
-    legal.generate(&mut list);
     let mover = node.position.to_move();
     let path = node.path_below();
     let mut total = 0;
-    for &action in list.iter() {
+    legal.for_each(|action| {
         let mut child = Node {
             position: node.position,
             parent: Some(node),
             path,
         };
-        child.position.play_unchecked(action);
+        child.position.play_in(hot, action);
         let ended = child
             .position
-            .outcome_after_action(mover, || history.repeated(&child));
+            .outcome_after_action_in(hot, mover, || history.repeated(&child));
         if !BULK && depth == 1 {
             // A leaf: adjudicated as a game would (the no-move rule included), counted.
-            let no_moves = ended.is_none() && !child.position.legal().any();
+            let no_moves = ended.is_none() && !LegalActions::any_of_in(hot, &child.position);
             std::hint::black_box((ended, no_moves));
             total += 1;
-            continue;
+            return;
         }
         if ended.is_some() {
-            continue;
+            return;
         }
         if BULK && depth == 2 {
             // The child's actions are the leaves: counted from its sets (0 if it has none).
-            total += LegalActions::count_of(&child.position) as u64;
-            continue;
+            total += LegalActions::count_of_in(hot, &child.position) as u64;
+            return;
         }
         let child_legal = child.position.legal();
         if child_legal.any() {
-            total += count::<BULK>(history, &child, &child_legal, depth - 1);
+            total += count::<BULK>(hot, history, &child, &child_legal, depth - 1);
         }
-    }
+    });
     total
 }
 

@@ -625,8 +625,15 @@ impl Position {
     /// (`self.legal().contains(action)`); this fast path does not check it.
     #[inline]
     pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
+        self.play_in(self.rules, action)
+    }
+
+    /// [`Position::play_unchecked`] under the hot switches `rules` (those of this
+    /// position).
+    #[inline(always)]
+    pub(crate) fn play_in(&mut self, rules: impl HotRules, action: Action) -> Bitboard {
         match action {
-            Action::Step { from, to } => self.play_step_in(self.rules, from, to),
+            Action::Step { from, to } => self.play_step_in(rules, from, to),
             other => {
                 let captures = self.play_rare(other);
                 self.pass_turn();
