@@ -682,7 +682,8 @@ mod tests {
     use crate::{Game, Rules};
 
     /// Positions of random games in every single-switch variant and the `ludii` preset,
-    /// every phase included (placements, relocations, normal play, forced passes).
+    /// every phase included (placements, relocations, normal play, forced passes), and the
+    /// games' last positions (some without any action).
     fn random_positions() -> Vec<Position> {
         let mut positions = Vec::new();
         for rules in Rules::single_switch_variants()
@@ -697,6 +698,8 @@ mod tests {
                     let action = game.legal().random(&mut rng).expect("the game goes on");
                     game.play_unchecked(action);
                 }
+                // The last position too: a game may end there because it has no action.
+                positions.push(*game.position());
             }
         }
         positions
@@ -725,6 +728,51 @@ mod tests {
             phases[position.phase() as usize] += 1;
         }
         assert!(phases.iter().all(|&n| n > 100), "{phases:?}");
+    }
+
+    /// The fast paths under the rule set's switches fixed at compile time (what playouts
+    /// and perft run) against the `LegalActions` value: the same count, the same verdict
+    /// of the no-move test, the same action drawn; and every legal action played so gives
+    /// the position and captures of [`Position::play_unchecked`].
+    #[test]
+    fn fixed_rule_paths_agree_with_the_general_code() {
+        let (mut no_moves, mut captures) = (0, 0);
+        for (i, position) in random_positions().into_iter().enumerate() {
+            let legal = LegalActions::of(&position);
+            let rules = position.rules();
+            let (count, any) = crate::hot::with_fixed_rules!(rules, |hot| (
+                LegalActions::count_of_in(hot, &position),
+                LegalActions::any_of_in(hot, &position)
+            ));
+            assert_eq!((count, any), (legal.count(), legal.any()), "{position}");
+            no_moves += !any as u32;
+            if position.phase() == Phase::Normal {
+                let mut rng = Rng::new(position.hash());
+                let mut same = rng.clone();
+                let drawn = crate::hot::with_fixed_rules!(rules, |hot| {
+                    LegalActions::random_step_in(hot, &position, &mut rng)
+                });
+                assert_eq!(drawn.action(), legal.random(&mut same), "{position}");
+                assert_eq!(rng.next_u64(), same.next_u64());
+            }
+            if i % 3 == 0 {
+                legal.for_each(|action| {
+                    let mut general = position;
+                    let taken = general.play_unchecked(action);
+                    let mut fixed = position;
+                    let fixed_taken =
+                        crate::hot::with_fixed_rules!(rules, |hot| fixed.play_in(hot, action));
+                    assert_eq!(
+                        (fixed, fixed.hash(), fixed_taken),
+                        (general, general.hash(), taken),
+                        "{action} in {position}"
+                    );
+                    captures += taken.any() as u32;
+                });
+            }
+        }
+        assert!(captures > 1_000, "{captures} captures");
+        assert!(no_moves > 0, "no position without an action");
     }
 
     /// Steps counted by cell weights (perft's last ply) against the generated steps, in
