@@ -11,7 +11,7 @@ use crate::movegen::StepWeights;
 use crate::position::Phase;
 use crate::rules::{CaptureMode, Intervention, Relocation, TouchMove};
 use crate::zobrist::{piece_key, side_key};
-use crate::{Action, Bitboard, Cell, Game, LegalActions, PieceKind, Position};
+use crate::{Action, Bitboard, Cell, Direction, Game, LegalActions, PieceKind, Position};
 
 /// Leaves at `depth` plies from the game's current state, with bulk counting at the last
 /// ply (the legal actions of a depth-1 node are counted, not played).
@@ -161,6 +161,11 @@ fn count<const BULK: bool>(
     }
     let mover = node.position.to_move();
     let path = node.path_below();
+    let replies = if !BULK && depth == 1 {
+        SureReplies::of(&node.position)
+    } else {
+        None
+    };
     let mut total = 0;
     legal.for_each(|action| {
         let mut child = Node {
@@ -168,13 +173,15 @@ fn count<const BULK: bool>(
             parent: Some(node),
             path,
         };
-        child.position.play_in(hot, action);
+        let captures = child.position.play_in(hot, action);
         let ended = child
             .position
             .outcome_after_action_in(hot, mover, || history.repeated(&child));
         if !BULK && depth == 1 {
             // A leaf: adjudicated as a game would (the no-move rule included), counted.
-            let no_moves = ended.is_none() && !LegalActions::any_of_in(hot, &child.position);
+            let no_moves = ended.is_none()
+                && !replies.is_some_and(|r| r.prove_a_step(&child.position, action, captures))
+                && !LegalActions::any_of_in(hot, &child.position);
             std::hint::black_box((ended, no_moves));
             total += 1;
             return;
@@ -193,6 +200,58 @@ fn count<const BULK: bool>(
         }
     });
     total
+}
+
+/// A quick proof, for the leaves of a full perft, that the other side still has a step after
+/// an action of the side to move: the other side's guards stay put, so the cells they may
+/// step to (empty or not, the throne aside) are known once per node; a step onto one of them
+/// that is empty after the action and next to none of the mover's pieces is legal, since
+/// the intervention rule only closes cells between two of the mover's pieces. The proof
+/// needs the other side in normal play and an action that captured nothing; when it fails
+/// the no-move rule is decided by the legal actions, as always.
+#[derive(Clone, Copy)]
+struct SureReplies {
+    /// Where the other side's active guards may step, the throne aside.
+    targets: Bitboard,
+    /// Every piece of the side to move and the cells next to one (a piece that steps
+    /// arrives next to where it stood).
+    near_mover: Bitboard,
+}
+
+impl SureReplies {
+    /// The proof's sets at `position`, if the other side is in normal play there.
+    fn of(position: &Position) -> Option<SureReplies> {
+        let me = position.to_move();
+        let other = !me;
+        let in_hand =
+            position.in_hand(other, PieceKind::Queen) + position.in_hand(other, PieceKind::Guard);
+        if in_hand > 0 || (position.side_pieces(other) & position.captured()).any() {
+            return None;
+        }
+        let guards = position.pieces(other, PieceKind::Guard);
+        let mover = position.side_pieces(me);
+        let mut targets = Bitboard::EMPTY;
+        let mut near_mover = mover;
+        for d in Direction::ALL {
+            targets |= guards.step_targets(d);
+            near_mover |= mover.translate(d);
+        }
+        Some(SureReplies {
+            targets: targets.and_not(Bitboard::THRONE),
+            near_mover,
+        })
+    }
+
+    /// Whether the other side surely has a step after `action` made `child` capturing
+    /// `captures` (`false` proves nothing).
+    #[inline(always)]
+    fn prove_a_step(&self, child: &Position, action: Action, captures: Bitboard) -> bool {
+        let Action::Step { to, .. } = action else {
+            return false;
+        };
+        let near = self.near_mover | to.neighbor_set();
+        captures.is_empty() && (self.targets & child.empty_cells()).and_not(near).any()
+    }
 }
 
 /// The leaves one ply below the child of `node` reached by `action` (the general path of
@@ -373,6 +432,46 @@ pub fn divide(game: &mut Game, depth: u32) -> Vec<(Action, u64)> {
 mod tests {
     use super::*;
     use crate::{Repetition, Rng, Rules};
+
+    /// The leaves' quick proof that the other side has a step ([`SureReplies`]) never
+    /// claims one where the legal actions have none, in random games of every
+    /// single-switch variant and `ludii`, and proves most leaves.
+    #[test]
+    fn sure_replies_only_prove_real_steps() {
+        let (mut proved, mut leaves, mut without) = (0, 0, 0);
+        for rules in Rules::single_switch_variants()
+            .into_iter()
+            .chain([Rules::LUDII])
+        {
+            for seed in 0..3 {
+                let mut game = Game::new(rules);
+                let mut rng = Rng::for_stream(91, seed);
+                while !game.is_over() && game.ply_count() < 400 {
+                    let position = *game.position();
+                    if let Some(replies) = SureReplies::of(&position) {
+                        position.legal().for_each(|action| {
+                            let mut child = position;
+                            let captures = child.play_unchecked(action);
+                            let has = child.legal().any();
+                            if replies.prove_a_step(&child, action, captures) {
+                                assert!(has, "{action} in {position}");
+                                proved += 1;
+                            }
+                            without += !has as u32;
+                            leaves += 1;
+                        });
+                    }
+                    let action = game.legal().random(&mut rng).expect("the game goes on");
+                    game.play_unchecked(action);
+                }
+            }
+        }
+        assert!(
+            proved * 10 > leaves * 8,
+            "{proved} of {leaves} leaves proved"
+        );
+        assert!(without > 0, "no leaf without an action among {leaves}");
+    }
 
     /// Perft by playing and undoing on the game itself: slow, but the game's own
     /// adjudication (its history and exact repetition check) decides every node.
