@@ -73,12 +73,9 @@ struct Steps {
 
 impl Steps {
     /// The steps of `position`, whose side to move is in normal play.
-    #[inline(always)]
-    fn of(position: &Position) -> Steps {
-        Steps::of_in(position.rules(), position)
-    }
-
-    /// [`Steps::of`] under the hot switches `hot` (those of the position).
+    ///
+    /// The hot switches come from `hot` (those of the position: its rules, or the same
+    /// switches fixed at compile time).
     #[inline(always)]
     fn of_in(hot: impl HotRules, position: &Position) -> Steps {
         let rules = position.rules();
@@ -268,6 +265,12 @@ impl LegalActions {
     /// Computes the legal actions of a position.
     #[inline]
     pub fn of(position: &Position) -> LegalActions {
+        LegalActions::of_in(position.rules(), position)
+    }
+
+    /// [`LegalActions::of`] under the hot switches `hot` (those of the position).
+    #[inline(always)]
+    pub(crate) fn of_in(hot: impl HotRules, position: &Position) -> LegalActions {
         let rules = position.rules();
         let me = position.to_move();
         let empty = position.empty_cells();
@@ -292,7 +295,7 @@ impl LegalActions {
             }
             Phase::Relocation => LegalActions::relocations(position),
             Phase::Normal => {
-                let steps = Steps::of(position);
+                let steps = Steps::of_in(hot, position);
                 Kind::Normal {
                     guard_to: Direction::ALL.map(|d| steps.guard_to(d)),
                     queen: steps.queen,
@@ -790,7 +793,7 @@ mod tests {
             let open = position
                 .empty_cells()
                 .and_not(position.intervention_cells(me));
-            let steps = Steps::of(&position);
+            let steps = Steps::of_in(position.rules(), &position);
             let expected = steps.count() - steps.pass as usize;
             if expected > 0 || !steps.forced_pass {
                 assert_eq!(weights.count(open), expected, "{position}");

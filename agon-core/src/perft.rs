@@ -194,7 +194,7 @@ fn count<const BULK: bool>(
             total += LegalActions::count_of_in(hot, &child.position) as u64;
             return;
         }
-        let child_legal = child.position.legal();
+        let child_legal = LegalActions::of_in(hot, &child.position);
         if child_legal.any() {
             total += count::<BULK>(hot, history, &child, &child_legal, depth - 1);
         }
