@@ -486,23 +486,21 @@ impl Searcher {
             }
         }
         let legal = pos.legal();
-        legal.generate(&mut self.lists[ply]);
-        let n = self.lists[ply].len();
+        // The table's action first, played before the others are even generated: it often
+        // cuts off, and then the list is never made. `contains` agrees with `generate`, so
+        // the action is legal exactly when the list would hold it.
+        let first = tt_action.filter(|&a| legal.contains(a));
+        let mut n = if first.is_some() {
+            1
+        } else {
+            self.generate(&legal, ply, None)
+        };
         if n == 0 {
             return if me == mover {
                 -(WIN - ply as i32)
             } else {
                 WIN - ply as i32
             };
-        }
-        // The table's action first, before the others are even scored: it often cuts off.
-        let mut first = None;
-        if let Some(tt_action) = tt_action {
-            let list = self.lists[ply].as_mut_slice();
-            if let Some(k) = list.iter().position(|&a| a == tt_action) {
-                list.swap(0, k);
-                first = Some(list[0]);
-            }
         }
         // Then captures and killers, and only then (if no cut-off came) the quiet actions,
         // sorted by history.
@@ -511,7 +509,8 @@ impl Searcher {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_action = None;
-        for i in 0..n {
+        let mut i = 0;
+        while i < n {
             if i > 0 || first.is_none() {
                 if cells.is_none() {
                     let c = self.capture_cells(pos);
@@ -522,7 +521,10 @@ impl Searcher {
                     self.order_quiet(mover, ply, i, n);
                 }
             }
-            let action = self.lists[ply][i];
+            let action = match first {
+                Some(a) if i == 0 => a,
+                _ => self.lists[ply][i],
+            };
             let mut child = *pos;
             child.play_unchecked(action);
             let score = match judge(&child, mover, &self.history) {
@@ -564,6 +566,11 @@ impl Searcher {
                     }
                 }
             }
+            i += 1;
+            if i == 1 && first.is_some() {
+                // The table's action did not cut off: now the others.
+                n = self.generate(&legal, ply, first);
+            }
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -575,6 +582,23 @@ impl Searcher {
         self.tt
             .store(key, depth as u8, bound, to_tt(best, ply), best_action);
         best
+    }
+
+    /// Lists the legal actions of ply `ply` and returns their number. With the table's
+    /// action `first` (already searched), it is moved to the front, as the ordering has
+    /// always put it: swapped with the first generated action.
+    #[inline]
+    fn generate(&mut self, legal: &LegalActions, ply: usize, first: Option<Action>) -> usize {
+        legal.generate(&mut self.lists[ply]);
+        if let Some(first) = first {
+            let list = self.lists[ply].as_mut_slice();
+            let k = list
+                .iter()
+                .position(|&a| a == first)
+                .expect("a legal action is listed");
+            list.swap(0, k);
+        }
+        self.lists[ply].len()
     }
 
     /// Moves the captures among the actions `from..n` of ply `ply` to the front, then the
