@@ -486,40 +486,56 @@ impl Searcher {
             }
         }
         let legal = pos.legal();
-        // The table's action first, played before the others are even generated: it often
-        // cuts off, and then the list is never made. `contains` agrees with `generate`, so
-        // the action is legal exactly when the list would hold it.
+        // The order: the table's action, the captures, the killers, then the quiet actions
+        // sorted by history. The actions are listed in stages, so that a cut-off saves
+        // generating the rest: the table's action alone (`contains` agrees with `generate`,
+        // so it is legal exactly when the list would hold it); without one, the captures
+        // and the legal killers; the full list only when these did not cut off, ordered
+        // as it always was (its first actions are then those already searched).
         let first = tt_action.filter(|&a| legal.contains(a));
+        let mut cells = None;
         let mut n = if first.is_some() {
             1
         } else {
-            self.generate(&legal, ply, None)
+            if !legal.any() {
+                return if me == mover {
+                    -(WIN - ply as i32)
+                } else {
+                    WIN - ply as i32
+                };
+            }
+            let c = self.capture_cells(pos);
+            cells = Some(c);
+            self.captures_and_killers(&legal, ply, c)
         };
-        if n == 0 {
-            return if me == mover {
-                -(WIN - ply as i32)
-            } else {
-                WIN - ply as i32
-            };
-        }
-        // Then captures and killers, and only then (if no cut-off came) the quiet actions,
-        // sorted by history.
-        let mut cells = None;
+        let mut listed = false;
         let mut quiet_from = usize::MAX;
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_action = None;
         let mut i = 0;
-        while i < n {
-            if i > 0 || first.is_none() {
-                if cells.is_none() {
-                    let c = self.capture_cells(pos);
-                    cells = Some(c);
-                    quiet_from = self.order_captures_and_killers(&legal, ply, i, n, c);
+        loop {
+            if i == n {
+                if listed {
+                    break;
                 }
-                if i == quiet_from {
-                    self.order_quiet(mover, ply, i, n);
+                listed = true;
+                n = self.generate(&legal, ply, first);
+                let c = match cells {
+                    Some(c) => c,
+                    None => self.capture_cells(pos),
+                };
+                cells = Some(c);
+                let from = usize::from(first.is_some());
+                quiet_from = self.order_captures_and_killers(&legal, ply, from, n, c);
+                // Without the table's action the list starts with the staged actions.
+                debug_assert!(first.is_some() || quiet_from == i);
+                if i == n {
+                    break;
                 }
+            }
+            if i == quiet_from {
+                self.order_quiet(mover, ply, i, n);
             }
             let action = match first {
                 Some(a) if i == 0 => a,
@@ -567,10 +583,6 @@ impl Searcher {
                 }
             }
             i += 1;
-            if i == 1 && first.is_some() {
-                // The table's action did not cut off: now the others.
-                n = self.generate(&legal, ply, first);
-            }
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -582,6 +594,26 @@ impl Searcher {
         self.tt
             .store(key, depth as u8, bound, to_tt(best, ply), best_action);
         best
+    }
+
+    /// Lists the captures (arrivals on `cells`) of ply `ply`, in the order of
+    /// [`LegalActions::generate`], then its legal quiet killers, and returns their number:
+    /// the actions [`Searcher::order_captures_and_killers`] would put first in the full list.
+    #[inline]
+    fn captures_and_killers(&mut self, legal: &LegalActions, ply: usize, cells: Bitboard) -> usize {
+        let list = &mut self.lists[ply];
+        if cells.any() {
+            legal.generate_to(cells, list);
+        } else {
+            list.clear();
+        }
+        let [k0, k1] = self.ordering.killers(ply);
+        for killer in [k0, k1.filter(|&k| Some(k) != k0)].into_iter().flatten() {
+            if !cells.contains_destination(killer) && legal.contains(killer) {
+                list.push(killer);
+            }
+        }
+        list.len()
     }
 
     /// Lists the legal actions of ply `ply` and returns their number. With the table's
