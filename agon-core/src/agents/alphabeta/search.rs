@@ -357,7 +357,6 @@ impl Searcher {
                 None => {
                     let same = features::decider(&child) == me;
                     let next = depth - 1;
-                    self.history.push(child.hash());
                     let score = if top.len() < lines {
                         self.child(&child, next, alpha, beta, 1, same)
                     } else {
@@ -368,7 +367,6 @@ impl Searcher {
                             s
                         }
                     };
-                    self.history.pop();
                     score
                 }
             };
@@ -513,6 +511,9 @@ impl Searcher {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_action = None;
+        // This position joins the search path (for its descendants' repetition tests) only
+        // now that it has children to search: most nodes never get here.
+        self.history.push(pos.hash());
         let mut i = 0;
         loop {
             if i == n {
@@ -548,7 +549,6 @@ impl Searcher {
                 None => {
                     let same = features::decider(&child) == me;
                     let next = depth - 1;
-                    self.history.push(child.hash());
                     let score = if i == 0 {
                         self.child(&child, next, alpha, beta, ply + 1, same)
                     } else {
@@ -559,11 +559,11 @@ impl Searcher {
                             s
                         }
                     };
-                    self.history.pop();
                     score
                 }
             };
             if self.stopped {
+                self.history.pop();
                 return 0;
             }
             if score > best {
@@ -584,6 +584,7 @@ impl Searcher {
             }
             i += 1;
         }
+        self.history.pop();
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -753,6 +754,7 @@ impl Searcher {
         let mut best = stand;
         pos.legal().generate_to(cells, &mut self.lists[ply]);
         let n = self.lists[ply].len();
+        self.history.push(pos.hash());
         for i in 0..n {
             let action = self.lists[ply][i];
             let mut child = *pos;
@@ -761,17 +763,16 @@ impl Searcher {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = features::decider(&child) == me;
-                    self.history.push(child.hash());
                     let s = if same {
                         self.quiesce(&child, alpha, beta, ply + 1, q + 1)
                     } else {
                         -self.quiesce(&child, -beta, -alpha, ply + 1, q + 1)
                     };
-                    self.history.pop();
                     s
                 }
             };
             if self.stopped {
+                self.history.pop();
                 return 0;
             }
             if score > best {
@@ -784,6 +785,7 @@ impl Searcher {
                 }
             }
         }
+        self.history.pop();
         best
     }
 }
