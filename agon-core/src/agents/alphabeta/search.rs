@@ -683,9 +683,7 @@ impl Searcher {
     fn order_quiet(&mut self, mover: Side, ply: usize, from: usize, n: usize) {
         let list = self.lists[ply].as_mut_slice();
         let scored = &mut self.scored[ply][from..n];
-        for (slot, &a) in scored.iter_mut().zip(&list[from..n]) {
-            *slot = (self.ordering.quiet_key(mover, a), a);
-        }
+        self.ordering.quiet_keys(mover, &list[from..n], scored);
         scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
         for (a, &(_, b)) in list[from..n].iter_mut().zip(scored.iter()) {
             *a = b;
