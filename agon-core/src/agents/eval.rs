@@ -369,29 +369,39 @@ impl Evaluator {
     /// The evaluation from White's point of view.
     #[inline]
     pub(crate) fn white(&self, pos: &Position) -> Verdict {
+        self.white_and_capture_cells(pos).0
+    }
+
+    /// The evaluation from White's point of view, and the empty cells where an arrival of
+    /// the side to move would capture ([`features::capture_cells`], whatever the phase),
+    /// which the evaluation computes on the way (empty when the side to move has no legal
+    /// action).
+    #[inline]
+    pub(crate) fn white_and_capture_cells(&self, pos: &Position) -> (Verdict, Bitboard) {
         let mut sums = Sums([0; 2]);
-        if !self.tally(pos, &mut sums) {
-            return Verdict::NoMoves;
-        }
+        let Some(cells) = self.tally(pos, &mut sums) else {
+            return (Verdict::NoMoves, Bitboard::EMPTY);
+        };
         let mut white = sums.0[0] - sums.0[1];
         if self.noise > 0 {
             white += self.noise_for(pos.hash());
         }
-        Verdict::Score(white)
+        (Verdict::Score(white), cells)
     }
 
     /// The evaluation split into its terms for each side (without noise), or `None` when
     /// the side to move has no legal action.
     pub(crate) fn terms(&self, pos: &Position) -> Option<EvalTerms> {
         let mut terms = EvalTerms::default();
-        self.tally(pos, &mut terms).then_some(terms)
+        self.tally(pos, &mut terms).map(|_| terms)
     }
 
-    /// Adds every term of both sides to `tally`; `false` (and nothing added) when the side
-    /// to move has no legal action. The one place that computes the evaluation: the
-    /// search's sums and the public breakdown both come from here.
+    /// Adds every term of both sides to `tally` and returns the capture cells of the side
+    /// to move ([`features::capture_cells`]); `None` (and nothing added) when the side to
+    /// move has no legal action. The one place that computes the evaluation: the search's
+    /// sums and the public breakdown both come from here.
     #[inline(always)]
-    fn tally(&self, pos: &Position, tally: &mut impl Tally) -> bool {
+    fn tally(&self, pos: &Position, tally: &mut impl Tally) -> Option<Bitboard> {
         let w = &self.weights;
         let to_move = pos.to_move();
         let phase = pos.phase();
@@ -405,7 +415,7 @@ impl Evaluator {
             _ => true,
         };
         if may_be_stuck && !pos.rules().forced_pass() && !pos.legal().any() {
-            return false;
+            return None;
         }
         let removed = pos.rules().relocation() == Relocation::Removed;
         for side in Side::BOTH {
@@ -482,7 +492,7 @@ impl Evaluator {
             }
         }
         tally.add(to_move, EvalTerm::Tempo, w.tempo);
-        true
+        Some(sides.capture_cells[to_move.index()])
     }
 
     /// What capturing the most valuable of `victims` would take from their owner.

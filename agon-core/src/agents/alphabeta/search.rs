@@ -449,12 +449,7 @@ impl Searcher {
     }
 
     fn capture_cells(&self, pos: &Position) -> Bitboard {
-        let can_capture = match pos.phase() {
-            Phase::Normal => true,
-            Phase::Relocation => pos.rules().relocations_interact(),
-            Phase::Placement => false,
-        };
-        if can_capture {
+        if can_capture(pos) {
             features::capture_cells(pos, pos.to_move())
         } else {
             Bitboard::EMPTY
@@ -702,26 +697,30 @@ impl Searcher {
         }
     }
 
-    /// The evaluation for `me`, through a small cache keyed by the position's hash.
+    /// The evaluation for `me`, through a small cache keyed by the position's hash, and,
+    /// when it was computed rather than found, the capture cells of the side to move that
+    /// came with it ([`Evaluator::white_and_capture_cells`]).
     #[inline]
-    fn evaluate(&mut self, pos: &Position, me: Side) -> Verdict {
+    fn evaluate(&mut self, pos: &Position, me: Side) -> (Verdict, Option<Bitboard>) {
         let key = pos.hash();
         let slot = &mut self.eval_cache[(key >> 48) as usize & (EVAL_CACHE - 1)];
-        let white = if slot[0] == key ^ self.eval_salt {
-            slot[1] as u32 as i32
+        let (white, cells) = if slot[0] == key ^ self.eval_salt {
+            (slot[1] as u32 as i32, None)
         } else {
-            let v = match self.eval.white(pos) {
+            let (verdict, cells) = self.eval.white_and_capture_cells(pos);
+            let v = match verdict {
                 Verdict::NoMoves => i32::MIN,
                 Verdict::Score(s) => s,
             };
             *slot = [key ^ self.eval_salt, v as u32 as u64];
-            v
+            (v, Some(cells))
         };
-        match white {
+        let verdict = match white {
             i32::MIN => Verdict::NoMoves,
             s if me == Side::White => Verdict::Score(s),
             s => Verdict::Score(-s),
-        }
+        };
+        (verdict, cells)
     }
 
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, q: usize) -> i32 {
@@ -731,7 +730,8 @@ impl Searcher {
         }
         let me = features::decider(pos);
         let mover = pos.to_move();
-        let stand = match self.evaluate(pos, me) {
+        let (verdict, evaluated_cells) = self.evaluate(pos, me);
+        let stand = match verdict {
             Verdict::NoMoves => {
                 return if me == mover {
                     -(WIN - ply as i32)
@@ -744,7 +744,11 @@ impl Searcher {
         if !self.quiescence || q >= MAX_QUIESCENCE || me != mover || stand >= beta {
             return stand;
         }
-        let cells = self.capture_cells(pos);
+        let cells = match evaluated_cells {
+            Some(cells) if can_capture(pos) => cells,
+            Some(_) => Bitboard::EMPTY,
+            None => self.capture_cells(pos),
+        };
         if cells.is_empty() {
             return stand;
         }
@@ -785,6 +789,17 @@ impl Searcher {
         }
         self.history.pop();
         best
+    }
+}
+
+/// Whether the side to move of `pos` may capture with its next action (its phase's actions
+/// can).
+#[inline]
+fn can_capture(pos: &Position) -> bool {
+    match pos.phase() {
+        Phase::Normal => true,
+        Phase::Relocation => pos.rules().relocations_interact(),
+        Phase::Placement => false,
     }
 }
 
