@@ -357,7 +357,7 @@ impl Searcher {
                 None => {
                     let same = features::decider(&child) == me;
                     let next = depth - 1;
-                    let score = if top.len() < lines {
+                    if top.len() < lines {
                         self.child(&child, next, alpha, beta, 1, same)
                     } else {
                         let s = self.child(&child, next, alpha, alpha + 1, 1, same);
@@ -366,8 +366,7 @@ impl Searcher {
                         } else {
                             s
                         }
-                    };
-                    score
+                    }
                 }
             };
             if self.stopped {
@@ -544,7 +543,7 @@ impl Searcher {
                 None => {
                     let same = features::decider(&child) == me;
                     let next = depth - 1;
-                    let score = if i == 0 {
+                    if i == 0 {
                         self.child(&child, next, alpha, beta, ply + 1, same)
                     } else {
                         let s = self.child(&child, next, alpha, alpha + 1, ply + 1, same);
@@ -553,8 +552,7 @@ impl Searcher {
                         } else {
                             s
                         }
-                    };
-                    score
+                    }
                 }
             };
             if self.stopped {
@@ -765,12 +763,11 @@ impl Searcher {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = features::decider(&child) == me;
-                    let s = if same {
+                    if same {
                         self.quiesce(&child, alpha, beta, ply + 1, q + 1)
                     } else {
                         -self.quiesce(&child, -beta, -alpha, ply + 1, q + 1)
-                    };
-                    s
+                    }
                 }
             };
             if self.stopped {
