@@ -149,7 +149,7 @@ pub(crate) struct BothSides {
 
 impl BothSides {
     /// The features of both sides of `pos`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn of(pos: &Position) -> BothSides {
         let rules = pos.rules();
         if rules.capture() == CaptureMode::Ring {
