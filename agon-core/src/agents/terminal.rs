@@ -3,6 +3,7 @@
 //! "the side to move has no legal action", is made where the actions are generated.)
 
 use super::history::History;
+use crate::hot::HotRules;
 use crate::{Position, Side};
 
 /// A finished game as the search sees it.
@@ -17,7 +18,18 @@ pub(crate) enum Terminal {
 /// Whether the game ends with `position`, just reached by an action of `mover`.
 #[inline]
 pub(crate) fn judge(position: &Position, mover: Side, history: &History) -> Option<Terminal> {
-    let outcome = position.outcome_after_action(mover, || history.is_draw(position))?;
+    judge_in(position.rules(), position, mover, history)
+}
+
+/// [`judge`] under the hot switches `hot` (those of the position's rules).
+#[inline(always)]
+pub(crate) fn judge_in(
+    hot: impl HotRules,
+    position: &Position,
+    mover: Side,
+    history: &History,
+) -> Option<Terminal> {
+    let outcome = position.outcome_after_action_in(hot, mover, || history.is_draw(position))?;
     Some(match outcome.result.winner() {
         Some(side) => Terminal::Win(side),
         None => Terminal::Draw,

@@ -11,7 +11,8 @@ use super::tt::{self, Bound, Table};
 use crate::agents::eval::{Evaluator, Verdict};
 use crate::agents::features;
 use crate::agents::history::History;
-use crate::agents::terminal::{judge, Terminal};
+use crate::agents::terminal::{judge_in, Terminal};
+use crate::hot::{with_fixed_rules, HotRules};
 use crate::{Action, ActionList, Bitboard, Formation, Game, LegalActions, Phase, Position, Side};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -227,8 +228,9 @@ impl Searcher {
             self.order_root(&root, &mut moves);
             report.action = moves[0].0;
             for depth in 1..=limits.depth.max(1) {
-                let (best, score, complete) =
-                    self.root_iteration(&root, &mut moves, depth as i32, lines);
+                // The search runs with the rule set's hot switches fixed at compile time.
+                let (best, score, complete) = with_fixed_rules!(root.rules(), |hot| self
+                    .root_iteration(hot, &root, &mut moves, depth as i32, lines));
                 if let Some(best) = best {
                     report.action = moves[best].0;
                     report.score = score;
@@ -334,6 +336,7 @@ impl Searcher {
     /// line this is the plain principal-variation search at the root.
     fn root_iteration(
         &mut self,
+        hot: impl HotRules,
         root: &Position,
         moves: &mut [(Action, i32)],
         depth: i32,
@@ -351,18 +354,18 @@ impl Searcher {
         for (i, entry) in moves.iter_mut().enumerate() {
             let action = entry.0;
             let mut child = *root;
-            child.play_unchecked(action);
-            let score = match judge(&child, mover, &self.history) {
+            child.play_in(hot, action);
+            let score = match judge_in(hot, &child, mover, &self.history) {
                 Some(t) => self.terminal_score(t, me, 1),
                 None => {
                     let same = features::decider(&child) == me;
                     let next = depth - 1;
                     if top.len() < lines {
-                        self.child(&child, next, alpha, beta, 1, same)
+                        self.child(hot, &child, next, alpha, beta, 1, same)
                     } else {
-                        let s = self.child(&child, next, alpha, alpha + 1, 1, same);
+                        let s = self.child(hot, &child, next, alpha, alpha + 1, 1, same);
                         if s > alpha && !self.stopped {
-                            self.child(&child, next, alpha, beta, 1, same)
+                            self.child(hot, &child, next, alpha, beta, 1, same)
                         } else {
                             s
                         }
@@ -403,8 +406,10 @@ impl Searcher {
     }
 
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
+        hot: impl HotRules,
         child: &Position,
         depth: i32,
         alpha: i32,
@@ -413,18 +418,26 @@ impl Searcher {
         same: bool,
     ) -> i32 {
         if same {
-            self.node(child, depth, alpha, beta, ply)
+            self.node(hot, child, depth, alpha, beta, ply)
         } else {
-            -self.node(child, depth, -beta, -alpha, ply)
+            -self.node(hot, child, depth, -beta, -alpha, ply)
         }
     }
 
     #[inline]
-    fn node(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn node(
+        &mut self,
+        hot: impl HotRules,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if depth <= 0 || ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
-            self.quiesce(pos, alpha, beta, ply, 0)
+            self.quiesce(hot, pos, alpha, beta, ply, 0)
         } else {
-            self.search(pos, depth, alpha, beta, ply)
+            self.search(hot, pos, depth, alpha, beta, ply)
         }
     }
 
@@ -455,7 +468,15 @@ impl Searcher {
         }
     }
 
-    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn search(
+        &mut self,
+        hot: impl HotRules,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.count_node();
         if self.stopped {
             return 0;
@@ -477,7 +498,7 @@ impl Searcher {
                 }
             }
         }
-        let legal = pos.legal();
+        let legal = LegalActions::of_in(hot, pos);
         // The order: the table's action, the captures, the killers, then the quiet actions
         // sorted by history. The actions are listed in stages, so that a cut-off saves
         // generating the rest: the table's action alone (`contains` agrees with `generate`,
@@ -537,18 +558,18 @@ impl Searcher {
                 _ => self.lists[ply][i],
             };
             let mut child = *pos;
-            child.play_unchecked(action);
-            let score = match judge(&child, mover, &self.history) {
+            child.play_in(hot, action);
+            let score = match judge_in(hot, &child, mover, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = features::decider(&child) == me;
                     let next = depth - 1;
                     if i == 0 {
-                        self.child(&child, next, alpha, beta, ply + 1, same)
+                        self.child(hot, &child, next, alpha, beta, ply + 1, same)
                     } else {
-                        let s = self.child(&child, next, alpha, alpha + 1, ply + 1, same);
+                        let s = self.child(hot, &child, next, alpha, alpha + 1, ply + 1, same);
                         if s > alpha && s < beta && !self.stopped {
-                            self.child(&child, next, alpha, beta, ply + 1, same)
+                            self.child(hot, &child, next, alpha, beta, ply + 1, same)
                         } else {
                             s
                         }
@@ -721,7 +742,15 @@ impl Searcher {
         (verdict, cells)
     }
 
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, q: usize) -> i32 {
+    fn quiesce(
+        &mut self,
+        hot: impl HotRules,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        q: usize,
+    ) -> i32 {
         self.count_node();
         if self.stopped {
             return 0;
@@ -752,21 +781,21 @@ impl Searcher {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        pos.legal().generate_to(cells, &mut self.lists[ply]);
+        LegalActions::of_in(hot, pos).generate_to(cells, &mut self.lists[ply]);
         let n = self.lists[ply].len();
         self.history.push(pos.hash());
         for i in 0..n {
             let action = self.lists[ply][i];
             let mut child = *pos;
-            child.play_unchecked(action);
-            let score = match judge(&child, mover, &self.history) {
+            child.play_in(hot, action);
+            let score = match judge_in(hot, &child, mover, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = features::decider(&child) == me;
                     if same {
-                        self.quiesce(&child, alpha, beta, ply + 1, q + 1)
+                        self.quiesce(hot, &child, alpha, beta, ply + 1, q + 1)
                     } else {
-                        -self.quiesce(&child, -beta, -alpha, ply + 1, q + 1)
+                        -self.quiesce(hot, &child, -beta, -alpha, ply + 1, q + 1)
                     }
                 }
             };
