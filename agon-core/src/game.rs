@@ -4,6 +4,8 @@
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::repetition::RepetitionTable;
 use crate::{Action, Bitboard, IllegalAction, LegalActions, Position, Rules};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 /// One played action and what it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +21,7 @@ impl std::fmt::Debug for Game {
         f.debug_struct("Game")
             .field("rules", &self.rules().to_string())
             .field("plies", &self.plies)
-            .field("outcome", &self.outcome)
+            .field("outcome", &self.outcome())
             .finish_non_exhaustive()
     }
 }
@@ -37,10 +39,39 @@ pub struct Game {
     /// How often each position has occurred (by hash): the repetition rule in constant
     /// time per ply, whatever the game's length.
     occurred: RepetitionTable,
-    outcome: Option<Outcome>,
-    /// The legal actions of the current position, computed by the no-move check and kept
-    /// for the caller: one move generation per ply (meaningless once the game is over).
-    legal: LegalActions,
+    /// The outcome decided by the last ply (or by a harness), the no-move rule aside: that
+    /// one is `no_moves`.
+    decided: Option<Outcome>,
+    /// Whether the side to move has no legal action (the no-move rule), decided when first
+    /// asked: [`Game::play`] never needs to (an action it allows proves there is one), so a
+    /// game that is only played looks for a legal action only when its outcome is asked.
+    no_moves: NoMoves,
+    /// The legal actions of the current position, generated the first time they are asked
+    /// for ([`Game::legal`]) and kept until the position changes: [`Game::play`] tests its
+    /// action directly and the no-move rule needs only one legal action
+    /// ([`LegalActions::allows`], [`LegalActions::any_of`]), so a game that is only played
+    /// (validating a record) never generates them.
+    legal: OnceLock<LegalActions>,
+}
+
+/// Whether the current position has no legal action, once decided: an atomic (relaxed:
+/// every thread that decides it decides the same), so that a shared `&Game` may decide it.
+struct NoMoves(AtomicU8);
+
+impl NoMoves {
+    const UNKNOWN: u8 = 0;
+    const SOME: u8 = 1;
+    const NONE: u8 = 2;
+
+    fn unknown() -> NoMoves {
+        NoMoves(AtomicU8::new(NoMoves::UNKNOWN))
+    }
+}
+
+impl Clone for NoMoves {
+    fn clone(&self) -> NoMoves {
+        NoMoves(AtomicU8::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 impl Game {
@@ -74,13 +105,12 @@ impl Game {
             before,
             plies,
             occurred,
-            outcome: None,
-            legal: start.legal(),
+            decided: None,
+            no_moves: NoMoves::unknown(),
+            legal: OnceLock::new(),
         };
         // The start has occurred once: no repetition yet.
-        game.outcome = start
-            .outcome_after_action(!start.to_move(), || false)
-            .or_else(|| game.no_move_outcome());
+        game.decided = start.outcome_after_action(!start.to_move(), || false);
         game
     }
 
@@ -128,18 +158,18 @@ impl Game {
     /// How the game ended, if it has.
     #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
+        self.decided.or_else(|| self.no_move_outcome())
     }
 
     /// Whether the game is over.
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
+        self.outcome().is_some()
     }
 
     /// The result so far (`*` while the game goes on).
     pub fn result(&self) -> GameResult {
-        self.outcome.map_or(GameResult::Unfinished, |o| o.result)
+        self.outcome().map_or(GameResult::Unfinished, |o| o.result)
     }
 
     /// The position before ply `index` (0-based); `index == ply_count()` is the current one.
@@ -153,60 +183,68 @@ impl Game {
 
     /// Checks and plays an action; returns the captured cells.
     pub fn play(&mut self, action: Action) -> Result<Bitboard, IllegalAction> {
-        if self.outcome.is_some() {
+        if self.decided.is_some() {
             return Err(IllegalAction::GameOver);
         }
-        if !self.current_legal().contains(action) {
-            // The sets say no; ask the explaining check for the reason.
+        if !LegalActions::allows(&self.position, action) {
+            // The rules say no: the game is over by the no-move rule, or the explaining
+            // check gives the reason.
+            if self.no_move_outcome().is_some() {
+                return Err(IllegalAction::GameOver);
+            }
             self.position.check(action)?;
-            unreachable!("{action} is legal by check() but not generated");
+            unreachable!("{action} is legal by check() but not allowed");
         }
         Ok(self.play_unchecked(action))
     }
 
     /// Plays an action known to be legal (the search fast path) and adjudicates.
     pub fn play_unchecked(&mut self, action: Action) -> Bitboard {
-        debug_assert!(self.outcome.is_none());
+        debug_assert!(self.outcome().is_none());
         debug_assert!(self.position.legal().contains(action), "illegal {action}");
         let mover = self.position.to_move();
         self.before.push(self.position);
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let count = self.occurred.add(self.position.hash());
-        self.outcome = self
+        self.decided = self
             .position
             .outcome_after_action(mover, || self.is_repetition_draw(count));
-        if self.outcome.is_none() {
-            self.legal = self.position.legal();
-            self.outcome = self.no_move_outcome();
-        }
+        self.no_moves = NoMoves::unknown();
+        self.legal = OnceLock::new();
         captures
     }
 
-    /// The no-move outcome, if the kept legal actions are none.
+    /// The no-move outcome, if the current position has no legal action (decided once per
+    /// position).
+    #[inline]
     fn no_move_outcome(&self) -> Option<Outcome> {
-        (!self.current_legal().any()).then(|| Outcome {
+        let none = match self.no_moves.0.load(Ordering::Relaxed) {
+            NoMoves::UNKNOWN => {
+                let none = !LegalActions::any_of(&self.position);
+                let state = if none { NoMoves::NONE } else { NoMoves::SOME };
+                self.no_moves.0.store(state, Ordering::Relaxed);
+                none
+            }
+            state => state == NoMoves::NONE,
+        };
+        none.then(|| Outcome {
             result: GameResult::win_for(!self.position.to_move()),
             termination: Termination::NoMoves,
         })
     }
 
     /// The legal actions now, as sets of cells ([`LegalActions`]): count them, test one,
-    /// list them or draw one at random. None once the game is over. Computed once per ply
-    /// (by the no-move rule), so asking costs nothing.
+    /// list them or draw one at random. None once the game is over (by the no-move rule
+    /// there is none anyway). Generated at the first call after each ply and kept, so
+    /// asking again costs nothing.
     #[inline]
     pub fn legal(&self) -> &LegalActions {
-        if self.outcome.is_some() {
+        if self.decided.is_some() {
             &LegalActions::NONE
         } else {
-            &self.legal
+            self.legal.get_or_init(|| self.position.legal())
         }
-    }
-
-    /// The legal actions of the current position (even once the game is over).
-    #[inline]
-    fn current_legal(&self) -> &LegalActions {
-        &self.legal
     }
 
     /// Takes back the last ply. Returns it, or `None` at the start.
@@ -214,15 +252,16 @@ impl Game {
         let ply = self.plies.pop()?;
         self.occurred.remove(self.position.hash());
         self.position = self.before.pop().expect("one position per ply");
-        self.legal = self.position.legal();
-        self.outcome = None;
+        self.legal = OnceLock::new();
+        self.no_moves = NoMoves::unknown();
+        self.decided = None;
         Some(ply)
     }
 
     /// Ends the game as a draw by a harness's ply limit (termination `move-limit`).
     pub fn adjudicate_move_limit(&mut self) {
-        if self.outcome.is_none() {
-            self.outcome = Some(Outcome {
+        if self.outcome().is_none() {
+            self.decided = Some(Outcome {
                 result: GameResult::Draw,
                 termination: Termination::MoveLimit,
             });
@@ -233,8 +272,8 @@ impl Game {
     /// (termination `adjudication`: the players' scores said the game was decided or dead).
     /// Does nothing if the game is over or `result` is `*`.
     pub fn adjudicate(&mut self, result: GameResult) {
-        if self.outcome.is_none() && result != GameResult::Unfinished {
-            self.outcome = Some(Outcome {
+        if self.outcome().is_none() && result != GameResult::Unfinished {
+            self.decided = Some(Outcome {
                 result,
                 termination: Termination::Adjudication,
             });
@@ -246,8 +285,8 @@ impl Game {
     /// referee's decision). Does nothing if the game is over or `termination` is one the
     /// rules decide.
     pub fn forfeit(&mut self, loser: crate::Side, termination: Termination) {
-        if self.outcome.is_none() && !termination.is_rule_ending() {
-            self.outcome = Some(Outcome {
+        if self.outcome().is_none() && !termination.is_rule_ending() {
+            self.decided = Some(Outcome {
                 result: GameResult::win_for(!loser),
                 termination,
             });
@@ -291,5 +330,86 @@ impl Game {
             .repetition()
             .limit()
             .is_some_and(|limit| count >= limit as u32 && self.occurrences() >= limit as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cell, PieceKind, Rng};
+
+    /// Every action the direct tests may meet in `position`: steps between every cell and
+    /// every cell within two of it (adjacent or not, outward, onto the throne), the pass,
+    /// placements and relocations from and to every cell.
+    fn candidate_actions() -> Vec<Action> {
+        let mut actions = vec![Action::Pass];
+        for from in Cell::all() {
+            for to in Cell::all() {
+                if from.distance(to) <= 2 {
+                    actions.push(Action::Step { from, to });
+                }
+                if from.distance(to) <= 1 {
+                    actions.push(Action::Relocate { from, to });
+                }
+            }
+            for kind in [PieceKind::Queen, PieceKind::Guard] {
+                actions.push(Action::Place { kind, to: from });
+            }
+        }
+        actions
+    }
+
+    /// [`LegalActions::allows`] and [`LegalActions::any_of`] (what [`Game::play`] and the
+    /// no-move rule use) against the generated sets, in positions of random games of every
+    /// single-switch variant and `ludii`, every phase included; and the games played
+    /// through [`Game::play`] end as the generated sets say.
+    #[test]
+    fn direct_tests_agree_with_the_legal_actions() {
+        let actions = candidate_actions();
+        let mut checked = 0;
+        for rules in Rules::single_switch_variants()
+            .into_iter()
+            .chain([Rules::LUDII])
+        {
+            for seed in 0..3 {
+                let mut game = Game::new(rules);
+                let mut rng = Rng::for_stream(91, seed);
+                while !game.is_over() && game.ply_count() < 400 {
+                    let position = *game.position();
+                    let legal = LegalActions::of(&position);
+                    assert_eq!(LegalActions::any_of(&position), legal.any(), "{position}");
+                    if game.ply_count().is_multiple_of(5) {
+                        for &action in &actions {
+                            assert_eq!(
+                                LegalActions::allows(&position, action),
+                                legal.contains(action),
+                                "`{rules}` {action} in\n{position}"
+                            );
+                        }
+                        checked += 1;
+                    }
+                    let action = legal.random(&mut rng).expect("the game goes on");
+                    assert_eq!(game.legal().count(), legal.count());
+                    game.play(action).expect("a generated action is legal");
+                }
+                if let Some(outcome) = game.outcome() {
+                    let no_moves = outcome.termination == Termination::NoMoves;
+                    assert_eq!(no_moves, !game.position().legal().any(), "`{rules}`");
+                }
+            }
+        }
+        assert!(checked > 1_000, "{checked}");
+    }
+
+    /// Undo forgets the kept legal actions: they are those of the position taken back to.
+    #[test]
+    fn undo_gives_the_legal_actions_of_the_earlier_position() {
+        let mut game = Game::new(Rules::STANDARD);
+        let first = game.legal().to_vec();
+        let action = first[0];
+        game.play(action).expect("legal");
+        assert_ne!(game.legal().to_vec(), first);
+        game.undo();
+        assert_eq!(game.legal().to_vec(), first);
     }
 }

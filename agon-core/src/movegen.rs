@@ -677,6 +677,67 @@ impl LegalActions {
             other => other,
         }
     }
+
+    /// Whether `action` is legal in `position`: the verdict of
+    /// `LegalActions::of(position).contains(action)`, tested directly for a step in normal
+    /// play (an active piece of the side to move, a neighbour not farther out, empty, not
+    /// the throne for a guard, not forbidden by the intervention rule) without generating
+    /// the legal actions ([`crate::Game::play`]'s check); other actions go through the sets.
+    #[inline]
+    pub fn allows(position: &Position, action: Action) -> bool {
+        match action {
+            Action::Step { from, to } if position.phase() == Phase::Normal => {
+                let me = position.to_move();
+                let guard = !position.pieces(me, PieceKind::Queen).contains(from);
+                position.active(me).contains(from)
+                    && (from.step_set() & position.empty_cells()).contains(to)
+                    && !(guard && to == Cell::THRONE)
+                    && !LegalActions::intervention_forbids(position, me, to)
+            }
+            _ => LegalActions::of(position).contains(action),
+        }
+    }
+
+    /// Whether `position` has a legal action: `LegalActions::of(position).any()`, decided
+    /// in normal play by the first step found (a pass where the rules allow one; usually
+    /// the first piece's first empty neighbour) instead of generating every step.
+    #[inline]
+    pub fn any_of(position: &Position) -> bool {
+        if position.phase() != Phase::Normal {
+            return LegalActions::of(position).any();
+        }
+        let rules = position.rules();
+        if rules.forced_pass() || rules.touch_move() == TouchMove::On {
+            return true;
+        }
+        let me = position.to_move();
+        let empty = position.empty_cells();
+        let queens = position.pieces(me, PieceKind::Queen);
+        for from in position.active(me) {
+            let mut targets = from.step_set() & empty;
+            if !queens.contains(from) {
+                targets &= !Bitboard::THRONE;
+            }
+            for to in targets {
+                if !LegalActions::intervention_forbids(position, me, to) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the intervention rule forbids a step of `me` to `to`: `to` is one of
+    /// [`Position::intervention_cells`], found from the other side's flankers next to it
+    /// (the ends of any triple whose middle is `to` are neighbours of `to`).
+    #[inline(always)]
+    fn intervention_forbids(position: &Position, me: Side, to: Cell) -> bool {
+        if position.rules().intervention() != crate::Intervention::Forbidden {
+            return false;
+        }
+        let near = position.flankers(!me) & to.neighbor_set();
+        near.count() >= 2 && position.between(near).contains(to)
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::position_notation::parse_position;
 use crate::reader::{Dots, Flow, Location, Reader, SyntaxError, Visitor};
 use crate::record::{GameRecord, ENGINE_TAGS, IN_VARIATION, MAX_TAGS};
 use crate::verdict::check_result;
-use agon_core::{Game, GameResult, Ply, Position, Rules, Side, Termination};
+use agon_core::{Game, GameResult, IllegalAction, Ply, Position, Rules, Side, Termination};
 use std::io::Read;
 use std::str::FromStr;
 
@@ -555,18 +555,21 @@ impl Visitor for Builder<'_> {
             return Flow::Skip;
         };
         let ply = game.ply_count() as u64 + 1;
-        if let Some(outcome) = game.outcome() {
-            let message = format!(
-                "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
-                annotated.action,
-                ply - 1,
-                outcome.termination,
-                outcome.result
-            );
-            return self.fail(at, ply, ErrorKind::AfterEnd, message);
-        }
+        // `play` refuses every action once the game is over, so the outcome is asked only
+        // then (a legal action proves the no-move rule has not ended the game).
         let captured = match game.play(annotated.action) {
             Ok(captured) => captured,
+            Err(IllegalAction::GameOver) => {
+                let outcome = game.outcome().expect("a game over has an outcome");
+                let message = format!(
+                    "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
+                    annotated.action,
+                    ply - 1,
+                    outcome.termination,
+                    outcome.result
+                );
+                return self.fail(at, ply, ErrorKind::AfterEnd, message);
+            }
             Err(reason) => {
                 let message = format!("{} is not legal: {reason}", annotated.action);
                 return self.fail(at, ply, ErrorKind::Illegal, message);
