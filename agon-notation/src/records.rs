@@ -442,6 +442,76 @@ impl<'a> Builder<'a> {
     }
 }
 
+impl Builder<'_> {
+    /// A move number that does not fit ply `ply` (`side` to move): the game fails (out of
+    /// line: the messages stay off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn wrong_move_number(
+        &mut self,
+        number: u64,
+        dots: Dots,
+        at: Location,
+        ply: u64,
+        side: Side,
+    ) -> Flow {
+        let expected = move_number(ply, self.first);
+        let written = match dots {
+            Dots::One => format!("{number}."),
+            Dots::Three => format!("{number}..."),
+        };
+        if number != expected {
+            let message = format!(
+                "move number `{written}` does not fit: ply {ply} is move {expected} ({side} to move)"
+            );
+            return self.fail(at, ply, ErrorKind::MoveNumber, message);
+        }
+        match (dots, side) {
+            (Dots::Three, Side::White) => {
+                let message = format!(
+                    "`{written}` marks a Black action, but White is to move at ply {ply} (write `{number}.`)"
+                );
+                self.fail(at, ply, ErrorKind::MoveNumber, message)
+            }
+            (Dots::One, Side::Black) => {
+                let message = format!(
+                    "`{written}` marks a White action, but Black is to move at ply {ply} (write `{number}...`)"
+                );
+                self.fail(at, ply, ErrorKind::MoveNumber, message)
+            }
+            _ => Flow::Continue,
+        }
+    }
+
+    /// An action the game refused at ply `ply`: after its end, or illegal (out of line).
+    #[cold]
+    #[inline(never)]
+    fn refused(
+        &mut self,
+        annotated: &AnnotatedAction,
+        at: Location,
+        ply: u64,
+        reason: IllegalAction,
+    ) -> Flow {
+        // `play` refuses every action once the game is over, so the outcome is asked only
+        // then (a legal action proves the no-move rule has not ended the game).
+        if reason == IllegalAction::GameOver {
+            if let Some(outcome) = self.game.as_ref().and_then(Game::outcome) {
+                let message = format!(
+                    "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
+                    annotated.action,
+                    ply - 1,
+                    outcome.termination,
+                    outcome.result
+                );
+                return self.fail(at, ply, ErrorKind::AfterEnd, message);
+            }
+        }
+        let message = format!("{} is not legal: {reason}", annotated.action);
+        self.fail(at, ply, ErrorKind::Illegal, message)
+    }
+}
+
 impl Visitor for Builder<'_> {
     fn begin_game(&mut self, at: Location) {
         self.line = at.line;
@@ -514,40 +584,15 @@ impl Visitor for Builder<'_> {
             return Flow::Skip;
         };
         let ply = game.ply_count() as u64 + 1;
-        let expected = move_number(ply, self.first);
         let side = game.position().to_move();
         let fits = match dots {
             Dots::One => side == Side::White,
             Dots::Three => side == Side::Black,
         };
-        if number == expected && fits {
+        if number == move_number(ply, self.first) && fits {
             return Flow::Continue;
         }
-        let written = match dots {
-            Dots::One => format!("{number}."),
-            Dots::Three => format!("{number}..."),
-        };
-        if number != expected {
-            let message = format!(
-                "move number `{written}` does not fit: ply {ply} is move {expected} ({side} to move)"
-            );
-            return self.fail(at, ply, ErrorKind::MoveNumber, message);
-        }
-        match (dots, side) {
-            (Dots::Three, Side::White) => {
-                let message = format!(
-                    "`{written}` marks a Black action, but White is to move at ply {ply} (write `{number}.`)"
-                );
-                self.fail(at, ply, ErrorKind::MoveNumber, message)
-            }
-            (Dots::One, Side::Black) => {
-                let message = format!(
-                    "`{written}` marks a White action, but Black is to move at ply {ply} (write `{number}...`)"
-                );
-                self.fail(at, ply, ErrorKind::MoveNumber, message)
-            }
-            _ => Flow::Continue,
-        }
+        self.wrong_move_number(number, dots, at, ply, side)
     }
 
     fn action(&mut self, annotated: AnnotatedAction, at: Location) -> Flow {
@@ -555,35 +600,16 @@ impl Visitor for Builder<'_> {
             return Flow::Skip;
         };
         let ply = game.ply_count() as u64 + 1;
-        // `play` refuses every action once the game is over, so the outcome is asked only
-        // then (a legal action proves the no-move rule has not ended the game).
-        let captured = match game.play(annotated.action) {
-            Ok(captured) => captured,
-            Err(IllegalAction::GameOver) => {
-                let outcome = game.outcome().expect("a game over has an outcome");
-                let message = format!(
-                    "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
-                    annotated.action,
-                    ply - 1,
-                    outcome.termination,
-                    outcome.result
-                );
-                return self.fail(at, ply, ErrorKind::AfterEnd, message);
-            }
-            Err(reason) => {
-                let message = format!("{} is not legal: {reason}", annotated.action);
-                return self.fail(at, ply, ErrorKind::Illegal, message);
-            }
-        };
-        // Most tokens carry no annotation, which `check_captures` accepts: the call (and
-        // its result, returned through memory) is skipped for them.
-        let plain = !annotated.annotated && annotated.repeated.is_none();
-        if !plain {
-            if let Err(e) = annotated.check_captures(captured) {
-                return self.fail(at, ply, e.kind(), e.to_string());
-            }
+        match game.play(annotated.action) {
+            // Most tokens carry no annotation, which `check_captures` accepts: the call
+            // (and its result, returned through memory) is skipped for them.
+            Ok(_) if !annotated.annotated && annotated.repeated.is_none() => Flow::Continue,
+            Ok(captured) => match annotated.check_captures(captured) {
+                Ok(()) => Flow::Continue,
+                Err(e) => self.fail(at, ply, e.kind(), e.to_string()),
+            },
+            Err(reason) => self.refused(&annotated, at, ply, reason),
         }
-        Flow::Continue
     }
 
     fn result(&mut self, result: GameResult, at: Location) -> Flow {

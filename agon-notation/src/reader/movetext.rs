@@ -40,6 +40,36 @@ fn run(window: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
 /// A move number (`12.`, `12...`) or a result that starts with a digit (`1-0`, `0-1`,
 /// `1/2-1/2`).
 fn number_or_result(window: &[u8]) -> (Token, usize) {
+    // The fast path: a move number of at most 18 digits (no overflow) with its `.` or
+    // `...` and no further dot, read in one pass (one token in three is a move number).
+    let mut number = 0u64;
+    let mut digits = 0;
+    while let Some(&b) = window.get(digits) {
+        if !b.is_ascii_digit() || digits == 18 {
+            break;
+        }
+        number = 10 * number + u64::from(b - b'0');
+        digits += 1;
+    }
+    let dot = |i: usize| window.get(i) == Some(&b'.');
+    if dot(digits) && !dot(digits + 1) && digits < MAX_TOKEN {
+        return (Token::MoveNumber(number, Dots::One), digits + 1);
+    }
+    if dot(digits)
+        && dot(digits + 1)
+        && dot(digits + 2)
+        && !dot(digits + 3)
+        && digits + 3 <= MAX_TOKEN
+    {
+        return (Token::MoveNumber(number, Dots::Three), digits + 3);
+    }
+    number_or_result_general(window)
+}
+
+/// [`number_or_result`] for every token its fast path leaves: results, long numbers, other
+/// runs of dots.
+#[inline(never)]
+fn number_or_result_general(window: &[u8]) -> (Token, usize) {
     let digits = run(window, 0, |b| b.is_ascii_digit());
     if window.get(digits) != Some(&b'.') {
         return result(window);
@@ -288,5 +318,60 @@ impl<R: Read> Reader<R> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn describe((token, len): (Token, usize)) -> String {
+        match token {
+            Token::MoveNumber(number, dots) => format!("number {number} {dots:?} {len}"),
+            Token::Result(result) => format!("result {result} {len}"),
+            Token::Defect(kind, message) => format!("defect {kind:?} {message} {len}"),
+            Token::TooLong => "too long".to_string(),
+            _ => format!("other {len}"),
+        }
+    }
+
+    /// The fast path of move numbers reads every token that starts with a digit as the
+    /// general reader does: numbers of every length up to past the token limit, every run
+    /// of dots, results, and windows cut where the reader cuts them.
+    #[test]
+    fn move_numbers_read_fast_as_in_general() {
+        let mut texts = Vec::new();
+        for digits in [1, 2, 3, 17, 18, 19, 20, 21, 60, 61, 62, 63, 64, 65, 70] {
+            for number in ["1", "9", "0"] {
+                let written = number.repeat(digits);
+                for dots in 0..6 {
+                    for after in ["", " ", "a5-b5", ".", "x", "\n"] {
+                        texts.push(format!("{written}{}{after}", ".".repeat(dots)));
+                    }
+                }
+            }
+        }
+        for text in [
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "1-0 ",
+            "12-",
+            "1/2",
+            "3x",
+            "12 ",
+            "18446744073709551616.",
+        ] {
+            texts.push(text.to_string());
+        }
+        for text in &texts {
+            let bytes = text.as_bytes();
+            let window = &bytes[..bytes.len().min(MAX_TOKEN + 1)];
+            assert_eq!(
+                describe(number_or_result(window)),
+                describe(number_or_result_general(window)),
+                "{text:?}"
+            );
+        }
     }
 }
