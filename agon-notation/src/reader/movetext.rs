@@ -156,14 +156,21 @@ fn suffix(window: &[u8]) -> (Token, usize) {
 
 /// An action, with its capture annotations (or a word that is none). A word that is not
 /// a well-formed action is only read if the game is not being skipped.
-#[inline]
+#[inline(always)]
 fn action(window: &[u8], skipping: bool) -> (Token, usize) {
-    // The fast path: a well-formed action, read in one pass.
+    // The fast path: a well-formed action, read in one pass (inlined into the reader's
+    // loop, so that the token stays in registers on its way to the visitor).
     if let Some((action, used)) = fast_parse_prefix(window) {
         if used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)) {
             return (Token::Action(action), used);
         }
     }
+    other_word(window, skipping)
+}
+
+/// [`action`] for a word that is not a well-formed action (out of line).
+#[inline(never)]
+fn other_word(window: &[u8], skipping: bool) -> (Token, usize) {
     let len = word_len(window);
     if len > MAX_TOKEN {
         return (Token::TooLong, 0);
