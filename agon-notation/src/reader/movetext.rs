@@ -154,21 +154,18 @@ fn suffix(window: &[u8]) -> (Token, usize) {
     }
 }
 
-/// An action, with its capture annotations (or a word that is none). A word that is not
-/// a well-formed action is only read if the game is not being skipped.
+/// A well-formed action with its capture annotations, and its length; `None` for any
+/// other word ([`other_word`] reads those).
 #[inline(always)]
-fn action(window: &[u8], skipping: bool) -> (Token, usize) {
-    // The fast path: a well-formed action, read in one pass (inlined into the reader's
-    // loop, so that the token stays in registers on its way to the visitor).
-    if let Some((action, used)) = fast_parse_prefix(window) {
-        if used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)) {
-            return (Token::Action(action), used);
-        }
-    }
-    other_word(window, skipping)
+fn action(window: &[u8]) -> Option<(AnnotatedAction, usize)> {
+    // A well-formed action, read in one pass (inlined into the reader's loop, which hands
+    // it to the visitor without building a token).
+    fast_parse_prefix(window)
+        .filter(|&(_, used)| used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)))
 }
 
-/// [`action`] for a word that is not a well-formed action (out of line).
+/// A word that starts with a letter and is not a well-formed [`action`]: an action the
+/// general parser reads, or its defect (out of line).
 #[inline(never)]
 fn other_word(window: &[u8], skipping: bool) -> (Token, usize) {
     let len = word_len(window);
@@ -195,12 +192,26 @@ impl<R: Read> Reader<R> {
         self.fill(MAX_TOKEN + 1)?;
         let at = self.location();
         let window = self.window();
+        // The common token first: a well-formed action goes straight to the visitor (what
+        // `visit` does with `Token::Action`), and the blank after it is stepped over.
+        if window[0].is_ascii_alphabetic() {
+            if let Some((action, used)) = action(window) {
+                self.pos += used;
+                if self.pos < self.end && self.buf[self.pos] == b' ' {
+                    self.pos += 1;
+                }
+                if !state.skipping {
+                    state.apply(visitor.action(action, at));
+                }
+                return Ok(false);
+            }
+        }
         let (token, len) = match window[0] {
             b'0'..=b'9' => number_or_result(window),
             b'*' => (Token::Result(GameResult::Unfinished), 1),
             b'$' => nag(window),
             b'!' | b'?' => suffix(window),
-            first if first.is_ascii_alphabetic() => action(window, state.skipping),
+            first if first.is_ascii_alphabetic() => other_word(window, state.skipping),
             b'(' => (Token::OpenVariation, 1),
             b')' => (Token::CloseVariation, 1),
             _ => {
@@ -213,6 +224,13 @@ impl<R: Read> Reader<R> {
             return Ok(false);
         }
         self.pos += len;
+        if matches!(token, Token::MoveNumber(..))
+            && self.pos < self.end
+            && self.buf[self.pos] == b' '
+        {
+            // The blank after a move number, stepped over here rather than by the caller.
+            self.pos += 1;
+        }
         Ok(self.visit(token, state, visitor, at))
     }
 
