@@ -182,6 +182,7 @@ impl Game {
     }
 
     /// Checks and plays an action; returns the captured cells.
+    #[inline]
     pub fn play(&mut self, action: Action) -> Result<Bitboard, IllegalAction> {
         if self.decided.is_some() {
             return Err(IllegalAction::GameOver);
@@ -218,7 +219,10 @@ impl Game {
     #[inline(always)]
     fn advance(&mut self, action: Action) -> Bitboard {
         let mover = self.position.to_move();
-        self.before.push(self.position);
+        // Copied straight from the field into the history (a `push` of the value went
+        // through a copy on the stack).
+        self.before
+            .extend_from_slice(std::slice::from_ref(&self.position));
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let count = self.occurred.add(self.position.hash());
