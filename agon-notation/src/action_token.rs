@@ -346,6 +346,21 @@ pub(crate) fn fast_parse_prefix(bytes: &[u8]) -> Option<(AnnotatedAction, usize)
     Some((parsed, used))
 }
 
+/// The commonest token, a step without annotations (`a5-b5`), read from the first eight
+/// bytes of the reader's window (at most seven for the step and one after it), indexed
+/// without bounds checks: the step and its length when the byte after it ends the word,
+/// `None` for anything else (the caller then asks [`fast_parse_prefix`], which reads the
+/// same steps the same way).
+#[inline(always)]
+pub(crate) fn fast_step(bytes: &[u8; 8]) -> Option<(Action, usize)> {
+    let (from, n) = fast_cell(&bytes[..3])?;
+    if bytes[n] != b'-' {
+        return None;
+    }
+    let (to, m) = fast_cell(&bytes[n + 1..n + 4])?;
+    Some((Action::Step { from, to }, n + 1 + m))
+}
+
 /// The fast parser for a whole token.
 fn fast_parse(bytes: &[u8]) -> Option<AnnotatedAction> {
     match fast_parse_prefix(bytes) {

@@ -5,11 +5,11 @@
 //! results, NAGs, move suffixes, actions, variations, and what is none of these.
 
 use super::{is_word, word_len, GameState, Reader, MAX_TOKEN};
-use crate::action_token::{fast_parse_prefix, AnnotatedAction};
+use crate::action_token::{fast_parse_prefix, fast_step, AnnotatedAction};
 use crate::annotation::{Nag, Suffix, MAX_VARIATION_DEPTH};
 use crate::error::ErrorKind;
 use crate::visitor::{Dots, Location, Visitor};
-use agon_core::GameResult;
+use agon_core::{Bitboard, GameResult};
 use std::io::{self, Read};
 
 /// One movetext token, as its class function read it from the window.
@@ -159,7 +159,20 @@ fn suffix(window: &[u8]) -> (Token, usize) {
 #[inline(always)]
 fn action(window: &[u8]) -> Option<(AnnotatedAction, usize)> {
     // A well-formed action, read in one pass (inlined into the reader's loop, which hands
-    // it to the visitor without building a token).
+    // it to the visitor without building a token); first the commonest, a plain step.
+    if let Some(bytes) = window.first_chunk::<8>() {
+        if let Some((action, used)) = fast_step(bytes) {
+            if !is_word(bytes[used]) {
+                let plain = AnnotatedAction {
+                    action,
+                    marked: Bitboard::EMPTY,
+                    annotated: false,
+                    repeated: None,
+                };
+                return Some((plain, used));
+            }
+        }
+    }
     fast_parse_prefix(window)
         .filter(|&(_, used)| used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b)))
 }
@@ -358,6 +371,44 @@ mod tests {
             Token::TooLong => "too long".to_string(),
             _ => format!("other {len}"),
         }
+    }
+
+    /// The plain-step fast path reads every token as the general fast parser does: steps
+    /// between every pair of cells (legal or not), with every kind of byte after them,
+    /// annotations, relocations, and names that are not cells.
+    #[test]
+    fn plain_steps_read_fast_as_in_general() {
+        let general = |window: &[u8]| {
+            fast_parse_prefix(window).filter(|&(_, used)| {
+                used <= MAX_TOKEN && !window.get(used).is_some_and(|&b| is_word(b))
+            })
+        };
+        let mut names: Vec<String> = agon_core::Cell::all().map(|c| c.to_string()).collect();
+        names.extend(["j5", "a0", "a12", "m1", "A1", "f", "p"].map(String::from));
+        let mut checked = 0;
+        for from in &names {
+            for to in &names {
+                for separator in ["-", "@", "x", ""] {
+                    for after in [
+                        "", " ", "\n", ")", "xa5", "xa5xb5", "5", "a", "-", "!", " 12.",
+                    ] {
+                        let text = format!("{from}{separator}{to}{after}");
+                        let bytes = text.as_bytes();
+                        let window = &bytes[..bytes.len().min(MAX_TOKEN + 1)];
+                        let describe = |parsed: Option<(AnnotatedAction, usize)>| {
+                            parsed.map(|(a, used)| (format!("{a:?}"), used))
+                        };
+                        assert_eq!(
+                            describe(action(window)),
+                            describe(general(window)),
+                            "{text:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     /// The fast path of move numbers reads every token that starts with a digit as the
