@@ -343,6 +343,7 @@ impl Game {
     /// Whether the current position has now occurred as often as the rules' repetition
     /// limit. `count` is its count by hash, never below the true one: only a count at the
     /// limit (once per game, unless a search undoes) is confirmed by comparing positions.
+    #[inline]
     fn is_repetition_draw(&self, count: u32) -> bool {
         self.position
             .rules()
