@@ -4,7 +4,6 @@
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::repetition::RepetitionTable;
 use crate::{Action, Bitboard, IllegalAction, LegalActions, Position, Rules};
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 /// One played action and what it did.
@@ -40,38 +39,17 @@ pub struct Game {
     /// time per ply, whatever the game's length.
     occurred: RepetitionTable,
     /// The outcome decided by the last ply (or by a harness), the no-move rule aside: that
-    /// one is `no_moves`.
+    /// one is decided from `legal` when the outcome is asked for.
     decided: Option<Outcome>,
-    /// Whether the side to move has no legal action (the no-move rule), decided when first
-    /// asked: [`Game::play`] never needs to (an action it allows proves there is one), so a
-    /// game that is only played looks for a legal action only when its outcome is asked.
-    no_moves: NoMoves,
     /// The legal actions of the current position, generated the first time they are asked
-    /// for ([`Game::legal`]) and kept until the position changes: [`Game::play`] tests its
-    /// action directly and the no-move rule needs only one legal action
-    /// ([`LegalActions::allows`], [`LegalActions::any_of`]), so a game that is only played
-    /// (validating a record) never generates them.
+    /// for ([`Game::legal`], or the no-move rule by [`Game::outcome`]) and kept until the
+    /// position changes (a `OnceLock`, so that a shared `&Game` may fill it).
+    /// [`Game::play`] tests its action directly ([`LegalActions::allows`]) and never needs
+    /// them (an action it allows proves there is one), so a game that is only played
+    /// (validating a record) generates them once, when its outcome is asked; a loop that
+    /// asks whether the game is over and then for the legal actions generates them once a
+    /// ply, as before.
     legal: OnceLock<LegalActions>,
-}
-
-/// Whether the current position has no legal action, once decided: an atomic (relaxed:
-/// every thread that decides it decides the same), so that a shared `&Game` may decide it.
-struct NoMoves(AtomicU8);
-
-impl NoMoves {
-    const UNKNOWN: u8 = 0;
-    const SOME: u8 = 1;
-    const NONE: u8 = 2;
-
-    fn unknown() -> NoMoves {
-        NoMoves(AtomicU8::new(NoMoves::UNKNOWN))
-    }
-}
-
-impl Clone for NoMoves {
-    fn clone(&self) -> NoMoves {
-        NoMoves(AtomicU8::new(self.0.load(Ordering::Relaxed)))
-    }
 }
 
 impl Game {
@@ -106,7 +84,6 @@ impl Game {
             plies,
             occurred,
             decided: None,
-            no_moves: NoMoves::unknown(),
             legal: OnceLock::new(),
         };
         // The start has occurred once: no repetition yet.
@@ -229,25 +206,15 @@ impl Game {
         self.decided = self
             .position
             .outcome_after_action(mover, || self.is_repetition_draw(count));
-        self.no_moves = NoMoves::unknown();
         self.legal = OnceLock::new();
         captures
     }
 
-    /// The no-move outcome, if the current position has no legal action (decided once per
-    /// position).
+    /// The no-move outcome, if the current position has no legal action (generated once
+    /// per position, and kept for [`Game::legal`]).
     #[inline]
     fn no_move_outcome(&self) -> Option<Outcome> {
-        let none = match self.no_moves.0.load(Ordering::Relaxed) {
-            NoMoves::UNKNOWN => {
-                let none = !LegalActions::any_of(&self.position);
-                let state = if none { NoMoves::NONE } else { NoMoves::SOME };
-                self.no_moves.0.store(state, Ordering::Relaxed);
-                none
-            }
-            state => state == NoMoves::NONE,
-        };
-        none.then(|| Outcome {
+        (!self.current_legal().any()).then(|| Outcome {
             result: GameResult::win_for(!self.position.to_move()),
             termination: Termination::NoMoves,
         })
@@ -262,8 +229,15 @@ impl Game {
         if self.decided.is_some() {
             &LegalActions::NONE
         } else {
-            self.legal.get_or_init(|| self.position.legal())
+            self.current_legal()
         }
+    }
+
+    /// The legal actions of the current position (even once the game is over), generated
+    /// at the first call after each ply.
+    #[inline]
+    fn current_legal(&self) -> &LegalActions {
+        self.legal.get_or_init(|| self.position.legal())
     }
 
     /// Takes back the last ply. Returns it, or `None` at the start.
@@ -272,7 +246,6 @@ impl Game {
         self.occurred.remove(self.position.hash());
         self.position = self.before.pop().expect("one position per ply");
         self.legal = OnceLock::new();
-        self.no_moves = NoMoves::unknown();
         self.decided = None;
         Some(ply)
     }
@@ -379,8 +352,7 @@ mod tests {
         actions
     }
 
-    /// [`LegalActions::allows`] and [`LegalActions::any_of`] (what [`Game::play`] and the
-    /// no-move rule use) against the generated sets, in positions of random games of every
+    /// [`LegalActions::allows`] (what [`Game::play`] uses) against the generated sets, in positions of random games of every
     /// single-switch variant and `ludii`, every phase included; and the games played
     /// through [`Game::play`] end as the generated sets say.
     #[test]
@@ -397,7 +369,6 @@ mod tests {
                 while !game.is_over() && game.ply_count() < 400 {
                     let position = *game.position();
                     let legal = LegalActions::of(&position);
-                    assert_eq!(LegalActions::any_of(&position), legal.any(), "{position}");
                     if game.ply_count().is_multiple_of(5) {
                         for &action in &actions {
                             assert_eq!(

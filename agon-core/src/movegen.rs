@@ -698,35 +698,6 @@ impl LegalActions {
         }
     }
 
-    /// Whether `position` has a legal action: `LegalActions::of(position).any()`, decided
-    /// in normal play by the first step found (a pass where the rules allow one; usually
-    /// the first piece's first empty neighbour) instead of generating every step.
-    #[inline]
-    pub fn any_of(position: &Position) -> bool {
-        if position.phase() != Phase::Normal {
-            return LegalActions::of(position).any();
-        }
-        let rules = position.rules();
-        if rules.forced_pass() || rules.touch_move() == TouchMove::On {
-            return true;
-        }
-        let me = position.to_move();
-        let empty = position.empty_cells();
-        let queens = position.pieces(me, PieceKind::Queen);
-        for from in position.active(me) {
-            let mut targets = from.step_set() & empty;
-            if !queens.contains(from) {
-                targets &= !Bitboard::THRONE;
-            }
-            for to in targets {
-                if !LegalActions::intervention_forbids(position, me, to) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
     /// Whether the intervention rule forbids a step of `me` to `to`: `to` is one of
     /// [`Position::intervention_cells`], found from the other side's flankers next to it
     /// (the ends of any triple whose middle is `to` are neighbours of `to`).
