@@ -66,6 +66,8 @@ mod rules;
 mod serde_impls;
 mod setup;
 mod side;
+#[cfg(test)]
+mod test_positions;
 mod zobrist;
 
 pub use action::{Action, ActionList, ParseActionError, ParseActionErrorKind};

@@ -714,30 +714,10 @@ impl LegalActions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Game, Rules};
 
-    /// Positions of random games in every single-switch variant and the `ludii` preset,
-    /// every phase included (placements, relocations, normal play, forced passes), and the
-    /// games' last positions (some without any action).
+    /// The positions the fast paths are checked in.
     fn random_positions() -> Vec<Position> {
-        let mut positions = Vec::new();
-        for rules in Rules::single_switch_variants()
-            .into_iter()
-            .chain([Rules::LUDII])
-        {
-            for seed in 0..4 {
-                let mut game = Game::new(rules);
-                let mut rng = Rng::for_stream(77, seed);
-                while !game.is_over() && game.ply_count() < 600 {
-                    positions.push(*game.position());
-                    let action = game.legal().random(&mut rng).expect("the game goes on");
-                    game.play_unchecked(action);
-                }
-                // The last position too: a game may end there because it has no action.
-                positions.push(*game.position());
-            }
-        }
-        positions
+        crate::test_positions::random_positions(77, 4, 600)
     }
 
     /// The register fast paths against the `LegalActions` value they stand for: the same

@@ -439,32 +439,21 @@ mod tests {
     #[test]
     fn sure_replies_only_prove_real_steps() {
         let (mut proved, mut leaves, mut without) = (0, 0, 0);
-        for rules in Rules::single_switch_variants()
-            .into_iter()
-            .chain([Rules::LUDII])
-        {
-            for seed in 0..3 {
-                let mut game = Game::new(rules);
-                let mut rng = Rng::for_stream(91, seed);
-                while !game.is_over() && game.ply_count() < 400 {
-                    let position = *game.position();
-                    if let Some(replies) = SureReplies::of(&position) {
-                        position.legal().for_each(|action| {
-                            let mut child = position;
-                            let captures = child.play_unchecked(action);
-                            let has = child.legal().any();
-                            if replies.prove_a_step(&child, action, captures) {
-                                assert!(has, "{action} in {position}");
-                                proved += 1;
-                            }
-                            without += !has as u32;
-                            leaves += 1;
-                        });
-                    }
-                    let action = game.legal().random(&mut rng).expect("the game goes on");
-                    game.play_unchecked(action);
+        for position in crate::test_positions::random_positions(91, 3, 400) {
+            let Some(replies) = SureReplies::of(&position) else {
+                continue;
+            };
+            position.legal().for_each(|action| {
+                let mut child = position;
+                let captures = child.play_unchecked(action);
+                let has = child.legal().any();
+                if replies.prove_a_step(&child, action, captures) {
+                    assert!(has, "{action} in {position}");
+                    proved += 1;
                 }
-            }
+                without += !has as u32;
+                leaves += 1;
+            });
         }
         assert!(
             proved * 10 > leaves * 8,
