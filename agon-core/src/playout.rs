@@ -3,9 +3,12 @@
 
 use crate::hot::{with_fixed_rules, HotRules};
 use crate::movegen::Drawn;
+use crate::piece_list::TrackedPieces;
 use crate::position::Phase;
 use crate::repetition::RepetitionTable;
-use crate::{Action, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination};
+use crate::{
+    Action, Bitboard, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination,
+};
 
 /// Plays uniformly random legal actions until the game ends or `max_plies` plies have been
 /// played in total (then the game is adjudicated a `move-limit` draw). Returns the number
@@ -191,20 +194,27 @@ fn lean_playout_in(
     }
     let mut position = start;
     let mut plies = 0;
+    // The pieces of both sides in draw order and the occupied cells, followed step by step
+    // (rebuilt after the rare plies that capture, relocate or place).
+    let mut tracked = TrackedPieces::of(&position);
     // The start has occurred once: no repetition yet.
     let mut outcome = start.outcome_after_action(!start.to_move(), || false);
     while outcome.is_none() {
+        let mover = position.to_move();
         // A step in normal play (nearly every ply); a pass, relocation or placement
         // otherwise, played by the general code.
         let (drawn, rare) = if position.phase() == Phase::Normal {
-            (LegalActions::random_step_in(hot, &position, rng), None)
+            let list = tracked.list(mover);
+            let is_empty = |cell| tracked.is_empty(cell);
+            let drawn = LegalActions::random_step_listed(hot, &position, list, is_empty, rng);
+            (drawn, None)
         } else {
             let action = LegalActions::random_rare(&position, rng);
             (Drawn::Nothing, action)
         };
         if drawn == Drawn::Nothing && rare.is_none() {
             outcome = Some(Outcome {
-                result: GameResult::win_for(!position.to_move()),
+                result: GameResult::win_for(!mover),
                 termination: Termination::NoMoves,
             });
             break;
@@ -216,12 +226,32 @@ fn lean_playout_in(
             });
             break;
         }
-        let mover = position.to_move();
         match (drawn, rare) {
-            (Drawn::Step { kind, from, to }, _) => position.play_step_of_in(hot, kind, from, to),
-            (Drawn::Pass, _) => position.play_unchecked(Action::Pass),
+            (Drawn::Step { kind, from, to }, _) => {
+                let captures = position.play_step_of_in(hot, kind, from, to);
+                tracked.stepped(mover, kind, from, to);
+                if captures.any() {
+                    follow_captures(&mut tracked, &position, mover, captures);
+                }
+            }
+            (Drawn::Pass, _) => {
+                position.play_unchecked(Action::Pass);
+            }
             (Drawn::Nothing, action) => {
-                position.play_unchecked(action.expect("a rare action was drawn"))
+                let action = action.expect("a rare action was drawn");
+                let captures = position.play_unchecked(action);
+                let moved = match action {
+                    Action::Relocate { from, to } => from.bit() | to.bit(),
+                    Action::Place { to, .. } => to.bit(),
+                    Action::Step { .. } | Action::Pass => Bitboard::EMPTY,
+                };
+                if moved.any() {
+                    tracked.refresh_cells(&position, moved);
+                    tracked.refresh_list(&position, mover);
+                }
+                if captures.any() {
+                    follow_captures(&mut tracked, &position, mover, captures);
+                }
             }
         };
         plies += 1;
@@ -234,6 +264,24 @@ fn lean_playout_in(
         position,
         plies,
     )
+}
+
+/// Brings `tracked` up to date after `mover`'s action in `position` captured `captures`:
+/// the cells (captured pieces leave them under `relocation=removed`) and the lists of the
+/// sides that lost a piece (the other side; the mover too under the suicide rule).
+fn follow_captures(
+    tracked: &mut TrackedPieces,
+    position: &Position,
+    mover: crate::Side,
+    captures: Bitboard,
+) {
+    tracked.refresh_cells(position, captures);
+    for side in [mover, !mover] {
+        let removed = position.rules().relocation() == crate::Relocation::Removed;
+        if removed || (captures & position.side_pieces(side)).any() {
+            tracked.refresh_list(position, side);
+        }
+    }
 }
 
 #[cfg(test)]
