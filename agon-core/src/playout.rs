@@ -4,7 +4,6 @@
 use crate::hot::{with_fixed_rules, HotRules};
 use crate::movegen::Drawn;
 use crate::piece_list::TrackedPieces;
-use crate::position::Phase;
 use crate::repetition::RepetitionTable;
 use crate::{
     Action, Bitboard, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination,
@@ -203,7 +202,7 @@ fn lean_playout_in(
         let mover = position.to_move();
         // A step in normal play (nearly every ply); a pass, relocation or placement
         // otherwise, played by the general code.
-        let (drawn, rare) = if position.phase() == Phase::Normal {
+        let (drawn, rare) = if position.in_normal_play() {
             let list = tracked.list(mover);
             let is_empty = |cell| tracked.is_empty(cell);
             let drawn = LegalActions::random_step_listed(hot, &position, list, is_empty, rng);
@@ -255,7 +254,11 @@ fn lean_playout_in(
             }
         };
         plies += 1;
-        outcome = position.outcome_after_action_in(hot, mover, || {
+        let step_to = match drawn {
+            Drawn::Step { to, .. } => Some(to),
+            _ => None,
+        };
+        outcome = position.outcome_after_step_in(hot, mover, step_to, || {
             limit.is_some_and(|limit| occurred.add(position.hash()) >= limit)
         });
     }

@@ -291,6 +291,13 @@ impl Position {
         self.in_hand[side.index()][kind.index()]
     }
 
+    /// Whether the side to move is in normal play: `self.phase() == Phase::Normal`, with a
+    /// quick answer for the common case of no captured piece and nothing in hand.
+    #[inline(always)]
+    pub(crate) fn in_normal_play(&self) -> bool {
+        (self.captured.is_empty() && self.in_hand == [[0; 2]; 2]) || self.phase() == Phase::Normal
+    }
+
     /// What the side to move must do now.
     pub fn phase(&self) -> Phase {
         let me = self.to_move.index();
@@ -546,7 +553,42 @@ impl Position {
         mover: Side,
         repeated: impl FnOnce() -> bool,
     ) -> Option<Outcome> {
-        let decided = if rules.removed() {
+        self.outcome_after_in(rules, mover, true, repeated)
+    }
+
+    /// [`Position::outcome_after_action_in`] after an action of `mover` that was a step
+    /// arriving on `step_to`, or another action (`None`). After a step the mover's
+    /// formation can only have changed if it arrived on ring 1 or the throne: steps never
+    /// leave them (they go inward or along a ring), and the other side's actions neither
+    /// bring the mover's pieces in nor put them back in play; so a step farther out skips
+    /// the formation test. Under `relocation=removed` every test is made (a capture can
+    /// decide the game there).
+    #[inline(always)]
+    pub(crate) fn outcome_after_step_in(
+        &self,
+        rules: impl HotRules,
+        mover: Side,
+        step_to: Option<Cell>,
+        repeated: impl FnOnce() -> bool,
+    ) -> Option<Outcome> {
+        let board_may_decide = rules.removed() || step_to.is_none_or(|to| to.ring() <= 1);
+        debug_assert!(board_may_decide || self.formation_of_six(mover) == Formation::None);
+        self.outcome_after_in(rules, mover, board_may_decide, repeated)
+    }
+
+    /// [`Position::outcome_after_action_in`], testing the board's endings only if
+    /// `board_may_decide`.
+    #[inline(always)]
+    fn outcome_after_in(
+        &self,
+        rules: impl HotRules,
+        mover: Side,
+        board_may_decide: bool,
+        repeated: impl FnOnce() -> bool,
+    ) -> Option<Outcome> {
+        let decided = if !board_may_decide {
+            None
+        } else if rules.removed() {
             self.outcome_with_pieces_removed(mover)
         } else {
             Position::formation_outcome(mover, self.formation_of_six(mover))
@@ -877,5 +919,44 @@ impl fmt::Display for Position {
             writeln!(f, "{:>2} {}", rank, line.trim_end())?;
         }
         write!(f, "   a b c d e f g h i k l   {} to move", self.to_move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcuts of the playout loop against the general tests they stand for, after
+    /// every legal action of random positions of every rule set: the quick normal-play test
+    /// against [`Position::phase`], and the outcome after a step (which skips the formation
+    /// test far from the throne) against [`Position::outcome_after_action`].
+    #[test]
+    fn the_playout_shortcuts_agree_with_the_general_tests() {
+        let (mut decided, mut skipped) = (0, 0);
+        for position in crate::test_positions::random_positions(41, 4, 500) {
+            assert_eq!(
+                position.in_normal_play(),
+                position.phase() == Phase::Normal,
+                "{position}"
+            );
+            let mover = position.to_move();
+            let rules = position.rules();
+            position.legal().for_each(|action| {
+                let mut next = position;
+                next.play_unchecked(action);
+                let step_to = match action {
+                    Action::Step { to, .. } => Some(to),
+                    _ => None,
+                };
+                for repeated in [false, true] {
+                    let general = next.outcome_after_action(mover, || repeated);
+                    let shortcut = next.outcome_after_step_in(rules, mover, step_to, || repeated);
+                    assert_eq!(shortcut, general, "{action} in {position}");
+                    decided += (general.is_some() && !repeated) as u32;
+                }
+                skipped += step_to.is_some_and(|to| to.ring() > 1) as u32;
+            });
+        }
+        assert!(decided > 100 && skipped > 10_000, "{decided} {skipped}");
     }
 }
