@@ -182,12 +182,18 @@ impl StepWeights {
     }
 }
 
+/// The place in [`Drawn::Step`] of a piece drawn from the sets, not from a list.
+pub(crate) const UNLISTED: u8 = u8::MAX;
+
 /// What [`draw_step`] drew: a step with the kind of the piece that steps (so that playing
 /// it needs no look-up of the piece), a pass, or nothing when there is no action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Drawn {
     /// A step of the side's piece of `kind` from `from` to `to`.
     Step {
+        /// The piece's place in its side's [`PieceList`], where the draw knows it
+        /// ([`UNLISTED`] otherwise).
+        piece: u8,
         /// The piece's kind.
         kind: PieceKind,
         /// Where it stands.
@@ -204,7 +210,7 @@ pub(crate) enum Drawn {
 impl Drawn {
     /// The action drawn, if any.
     #[inline(always)]
-    fn action(self) -> Option<Action> {
+    pub(crate) fn action(self) -> Option<Action> {
         match self {
             Drawn::Step { from, to, .. } => Some(Action::Step { from, to }),
             Drawn::Pass => Some(Action::Pass),
@@ -236,6 +242,7 @@ fn draw_step(
     let mut k = rng.below(total);
     if k < queen_count {
         return Drawn::Step {
+            piece: UNLISTED,
             kind: PieceKind::Queen,
             from: queen.expect("queen steps need a queen"),
             to: queen_to.nth(k),
@@ -246,6 +253,7 @@ fn draw_step(
         if k < counts[d.index()] {
             let to = guard_to[d.index()].nth(k);
             return Drawn::Step {
+                piece: UNLISTED,
                 kind: PieceKind::Guard,
                 from: to.step_unchecked(d.opposite()),
                 to,
@@ -430,7 +438,13 @@ impl LegalActions {
             let to = from.step_slot(kind == PieceKind::Guard, slot)?;
             let open =
                 is_empty(to) && !LegalActions::intervention_forbids_in(hot, position, me, to);
-            open.then_some(Drawn::Step { kind, from, to })
+            let piece = piece as u8;
+            open.then_some(Drawn::Step {
+                piece,
+                kind,
+                from,
+                to,
+            })
         });
         tried.unwrap_or_else(|| LegalActions::random_step_from_sets(hot, position, rng))
     }
@@ -755,7 +769,13 @@ impl LegalActions {
                     } else {
                         queen_to.contains(to)
                     };
-                    legal.then_some(Drawn::Step { kind, from, to })
+                    let piece = piece as u8;
+                    legal.then_some(Drawn::Step {
+                        piece,
+                        kind,
+                        from,
+                        to,
+                    })
                 })
                 .unwrap_or_else(|| draw_step(guard_to, queen, queen_to, pass, rng))
                 .action()

@@ -4,6 +4,7 @@
 //! ([`TrackedPieces`]), so that a draw finds the piece of a slot with one load instead of
 //! a search of the side's set, and tests a cell with one load instead of a set's bit.
 
+use crate::movegen::UNLISTED;
 use crate::{Bitboard, Cell, PieceKind, Position, Side};
 
 /// The index that stands for no piece: it is off the board, so its step set
@@ -25,8 +26,15 @@ impl PieceList {
         if let Some(q) = queen {
             cells[0] = q.index() as u8;
         }
-        for (slot, guard) in cells[1..7].iter_mut().zip(guards) {
-            *slot = guard.index() as u8;
+        // The two 64-bit halves one after the other: cheaper than a 128-bit iteration.
+        let mut next = 1;
+        for (half, base) in [(guards.0 as u64, 0), ((guards.0 >> 64) as u64, 64)] {
+            let mut bits = half;
+            while bits != 0 && next < 7 {
+                cells[next] = (base + bits.trailing_zeros()) as u8;
+                bits &= bits - 1;
+                next += 1;
+            }
         }
         PieceList { cells }
     }
@@ -52,20 +60,21 @@ impl PieceList {
         (kind, Cell::from_index_unchecked(self.cells[piece]))
     }
 
-    /// Updates the list after the side's piece of `kind` stepped from `from` to `to`
-    /// (nothing captured): the guards stay in cell order.
+    /// Updates the list after the side's piece in place `piece` (or [`UNLISTED`]: found
+    /// by its cell) stepped from `from` to `to` (nothing captured): the guards stay in cell
+    /// order.
     #[inline(always)]
-    pub(crate) fn stepped(&mut self, kind: PieceKind, from: Cell, to: Cell) {
+    pub(crate) fn stepped(&mut self, piece: u8, from: Cell, to: Cell) {
         let (from, to) = (from.index() as u8, to.index() as u8);
-        if kind == PieceKind::Queen {
-            self.cells[0] = to;
+        let mut i = match piece {
+            UNLISTED => self.place_of(from),
+            listed => usize::from(listed) & 7,
+        };
+        debug_assert_eq!(self.cells[i], from);
+        self.cells[i] = to;
+        if i == 0 {
             return;
         }
-        let mut i = 1;
-        while self.cells[i] != from {
-            i += 1;
-        }
-        self.cells[i] = to;
         // A step changes the index by at most 12: the guard passes few others.
         while i > 1 && self.cells[i - 1] > to {
             self.cells.swap(i - 1, i);
@@ -75,6 +84,15 @@ impl PieceList {
             self.cells.swap(i, i + 1);
             i += 1;
         }
+    }
+
+    /// The place of the piece on `cell` (which must be listed).
+    #[inline(never)]
+    fn place_of(&self, cell: u8) -> usize {
+        self.cells
+            .iter()
+            .position(|&c| c == cell)
+            .expect("the piece is listed")
     }
 }
 
@@ -129,12 +147,13 @@ impl TrackedPieces {
         !self.occupied[cell.index() & 127]
     }
 
-    /// Follows a step of `side`'s piece of `kind` from `from` to `to` that captured nothing.
+    /// Follows a step of `side`'s piece in place `piece` of its list (or [`UNLISTED`])
+    /// from `from` to `to`.
     #[inline(always)]
-    pub(crate) fn stepped(&mut self, side: Side, kind: PieceKind, from: Cell, to: Cell) {
+    pub(crate) fn stepped(&mut self, side: Side, piece: u8, from: Cell, to: Cell) {
         self.occupied[from.index() & 127] = false;
         self.occupied[to.index() & 127] = true;
-        self.lists[side.index()].stepped(kind, from, to);
+        self.lists[side.index()].stepped(piece, from, to);
     }
 }
 
@@ -171,11 +190,11 @@ mod tests {
                     return;
                 }
                 let mut stepped = list;
-                let kind = position.piece_at(from).expect("a piece steps").kind;
-                stepped.stepped(kind, from, to);
+                stepped.stepped(UNLISTED, from, to);
                 assert_eq!(stepped, PieceList::of(&next, me), "{action} in {position}");
+                let place = list.place_of(from.index() as u8) as u8;
                 let mut tracked = TrackedPieces::of(&position);
-                tracked.stepped(me, kind, from, to);
+                tracked.stepped(me, place, from, to);
                 assert_eq!(tracked, TrackedPieces::of(&next), "{action} in {position}");
                 followed += 1;
             });

@@ -197,76 +197,89 @@ fn lean_playout_in(
     // (rebuilt after the rare plies that capture, relocate or place).
     let mut tracked = TrackedPieces::of(&position);
     // The start has occurred once: no repetition yet.
-    let mut outcome = start.outcome_after_action(!start.to_move(), || false);
-    while outcome.is_none() {
+    if let Some(outcome) = start.outcome_after_action(!start.to_move(), || false) {
+        return (outcome, position, 0);
+    }
+    let outcome = loop {
         let mover = position.to_move();
-        // A step in normal play (nearly every ply); a pass, relocation or placement
-        // otherwise, played by the general code.
-        let (drawn, rare) = if position.in_normal_play() {
-            let list = tracked.list(mover);
+        // A step in normal play (nearly every ply) is played here; a pass, a relocation, a
+        // placement, the no-move rule and the ply limit out of line.
+        let drawn = position.in_normal_play().then(|| {
             let is_empty = |cell| tracked.is_empty(cell);
-            let drawn = LegalActions::random_step_listed(hot, &position, list, is_empty, rng);
-            (drawn, None)
-        } else {
-            let action = LegalActions::random_rare(&position, rng);
-            (Drawn::Nothing, action)
-        };
-        if drawn == Drawn::Nothing && rare.is_none() {
-            outcome = Some(Outcome {
-                result: GameResult::win_for(!mover),
-                termination: Termination::NoMoves,
-            });
-            break;
-        }
-        if plies >= max_plies {
-            outcome = Some(Outcome {
-                result: GameResult::Draw,
-                termination: Termination::MoveLimit,
-            });
-            break;
-        }
-        match (drawn, rare) {
-            (Drawn::Step { kind, from, to }, _) => {
+            LegalActions::random_step_listed(hot, &position, tracked.list(mover), is_empty, rng)
+        });
+        let step_to = match drawn {
+            Some(Drawn::Step {
+                piece,
+                kind,
+                from,
+                to,
+            }) if plies < max_plies => {
                 let captures = position.play_step_of_in(hot, kind, from, to);
-                tracked.stepped(mover, kind, from, to);
+                tracked.stepped(mover, piece, from, to);
                 if captures.any() {
                     follow_captures(&mut tracked, &position, mover, captures);
                 }
+                Some(to)
             }
-            (Drawn::Pass, _) => {
-                position.play_unchecked(Action::Pass);
-            }
-            (Drawn::Nothing, action) => {
-                let action = action.expect("a rare action was drawn");
-                let captures = position.play_unchecked(action);
-                let moved = match action {
-                    Action::Relocate { from, to } => from.bit() | to.bit(),
-                    Action::Place { to, .. } => to.bit(),
-                    Action::Step { .. } | Action::Pass => Bitboard::EMPTY,
-                };
-                if moved.any() {
-                    tracked.refresh_cells(&position, moved);
-                    tracked.refresh_list(&position, mover);
-                }
-                if captures.any() {
-                    follow_captures(&mut tracked, &position, mover, captures);
-                }
-            }
+            _ => match rare_ply(&mut position, &mut tracked, drawn, plies >= max_plies, rng) {
+                Ok(()) => None,
+                Err(outcome) => break outcome,
+            },
         };
         plies += 1;
-        let step_to = match drawn {
-            Drawn::Step { to, .. } => Some(to),
-            _ => None,
-        };
-        outcome = position.outcome_after_step_in(hot, mover, step_to, || {
-            limit.is_some_and(|limit| occurred.add(position.hash()) >= limit)
+        let repeated = || limit.is_some_and(|limit| occurred.add(position.hash()) >= limit);
+        if let Some(outcome) = position.outcome_after_step_in(hot, mover, step_to, repeated) {
+            break outcome;
+        }
+    };
+    (outcome, position, plies)
+}
+
+/// A ply of [`lean_playout_in`] other than a step of normal play within the ply limit:
+/// `drawn` is what normal play drew (a pass, no action, or a step beyond the limit), or
+/// `None` in a placement or relocation phase, whose action is drawn here. Plays it and
+/// brings `tracked` up to date, or says how the game ends first: by the no-move rule, then
+/// (`at_limit`) the ply limit.
+#[inline(never)]
+fn rare_ply(
+    position: &mut Position,
+    tracked: &mut TrackedPieces,
+    drawn: Option<Drawn>,
+    at_limit: bool,
+    rng: &mut Rng,
+) -> Result<(), Outcome> {
+    let mover = position.to_move();
+    let action = match drawn {
+        Some(drawn) => drawn.action(),
+        None => LegalActions::random_rare(position, rng),
+    };
+    let Some(action) = action else {
+        return Err(Outcome {
+            result: GameResult::win_for(!mover),
+            termination: Termination::NoMoves,
+        });
+    };
+    if at_limit {
+        return Err(Outcome {
+            result: GameResult::Draw,
+            termination: Termination::MoveLimit,
         });
     }
-    (
-        outcome.expect("the loop ends with an outcome"),
-        position,
-        plies,
-    )
+    let captures = position.play_unchecked(action);
+    let moved = match action {
+        Action::Step { from, to } | Action::Relocate { from, to } => from.bit() | to.bit(),
+        Action::Place { to, .. } => to.bit(),
+        Action::Pass => Bitboard::EMPTY,
+    };
+    if moved.any() {
+        tracked.refresh_cells(position, moved);
+        tracked.refresh_list(position, mover);
+    }
+    if captures.any() {
+        follow_captures(tracked, position, mover, captures);
+    }
+    Ok(())
 }
 
 /// Brings `tracked` up to date after `mover`'s action in `position` captured `captures`:

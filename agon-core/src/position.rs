@@ -789,7 +789,7 @@ impl Position {
     /// An enemy piece `x` is captured when `at`, `x` and a flanker `y` of the mover form a
     /// "between" triple (a straight line of three, or three consecutive cells of a ring):
     /// the far ends `y` that can close a triple from `at` are a precomputed set, usually
-    /// without a flanker on it, and `x` is then the one cell linked to both ends.
+    /// without a flanker on it, and `x` is then the middle of `at` and `y`.
     #[inline(always)]
     fn resolve_arrival(&mut self, rules: impl HotRules, at: Cell) -> Bitboard {
         let me = self.to_move;
@@ -799,10 +799,13 @@ impl Position {
         };
         let ends = self.flankers_in(rules, me) & reach;
         let mut captures = Bitboard::EMPTY;
-        if ends.any() {
-            let touched = link & self.active(!me);
-            if touched.any() {
-                captures = self.capture_between(rules, at, touched, ends);
+        // Both a flanker at the far end and an enemy piece next to `at` (a quick test
+        // before the triples themselves).
+        if ends.any() && (link & self.active(!me)).any() {
+            let victims = Position::middles(rules, at, ends) & self.active(!me);
+            if victims.any() {
+                self.capture_all(rules, victims);
+                captures = victims;
             }
         }
         if rules.intervention() == Intervention::Suicide {
@@ -811,31 +814,30 @@ impl Position {
         captures
     }
 
-    /// Captures the enemy pieces among `touched` (linked to `at`) that stand between `at`
-    /// and a flanker of `ends` (out of line: few arrivals capture).
-    #[inline(never)]
-    fn capture_between(
-        &mut self,
-        rules: impl HotRules,
-        at: Cell,
-        touched: Bitboard,
-        ends: Bitboard,
-    ) -> Bitboard {
-        let line = rules.capture() == CaptureMode::Line;
-        let mut captures = Bitboard::EMPTY;
-        for y in ends {
-            let link = if line {
-                y.neighbor_set()
-            } else {
-                y.ring_link()
+    /// The middles of the triples from `at` to each cell of `ends` (cells of its
+    /// [`Cell::line_reach`] or [`Cell::ring_reach`], by the capture geometry): on a line,
+    /// the cell whose index is halfway (a direction's index offset, twice, leads from `at`
+    /// to the end); along a ring, the ring neighbour the two ends share.
+    #[inline(always)]
+    fn middles(rules: impl HotRules, at: Cell, ends: Bitboard) -> Bitboard {
+        let mut middles = Bitboard::EMPTY;
+        for end in ends {
+            middles |= match rules.capture() {
+                CaptureMode::Line => {
+                    Cell::from_index_unchecked(((at.index() + end.index()) / 2) as u8).bit()
+                }
+                CaptureMode::Ring => end.ring_link() & at.ring_link(),
             };
-            captures |= touched & link;
         }
-        debug_assert_eq!(captures & !at.neighbor_set(), Bitboard::EMPTY);
-        for x in captures {
+        middles
+    }
+
+    /// Captures the pieces of `victims` (out of line: few arrivals capture).
+    #[inline(never)]
+    fn capture_all(&mut self, rules: impl HotRules, victims: Bitboard) {
+        for x in victims {
             self.capture(rules, x);
         }
-        captures
     }
 
     /// The suicide rule: the piece that arrived on `at` is captured if it stands between
