@@ -26,6 +26,7 @@
 //! through the same code.
 
 use super::features::{self, RINGS};
+use crate::hot::HotRules;
 use crate::{
     Bitboard, Cell, Phase, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Relocation, Side,
     TouchMove,
@@ -369,17 +370,21 @@ impl Evaluator {
     /// The evaluation from White's point of view.
     #[inline]
     pub(crate) fn white(&self, pos: &Position) -> Verdict {
-        self.white_and_capture_cells(pos).0
+        self.white_and_capture_cells_in(pos.rules(), pos).0
     }
 
     /// The evaluation from White's point of view, and the empty cells where an arrival of
     /// the side to move would capture ([`features::capture_cells`], whatever the phase),
     /// which the evaluation computes on the way (empty when the side to move has no legal
-    /// action).
-    #[inline]
-    pub(crate) fn white_and_capture_cells(&self, pos: &Position) -> (Verdict, Bitboard) {
+    /// action). The hot switches come from `hot` (those of the position's rules).
+    #[inline(always)]
+    pub(crate) fn white_and_capture_cells_in(
+        &self,
+        hot: impl HotRules,
+        pos: &Position,
+    ) -> (Verdict, Bitboard) {
         let mut sums = Sums([0; 2]);
-        let Some(cells) = self.tally(pos, &mut sums) else {
+        let Some(cells) = self.tally(hot, pos, &mut sums) else {
             return (Verdict::NoMoves, Bitboard::EMPTY);
         };
         let mut white = sums.0[0] - sums.0[1];
@@ -393,7 +398,7 @@ impl Evaluator {
     /// the side to move has no legal action.
     pub(crate) fn terms(&self, pos: &Position) -> Option<EvalTerms> {
         let mut terms = EvalTerms::default();
-        self.tally(pos, &mut terms).map(|_| terms)
+        self.tally(pos.rules(), pos, &mut terms).map(|_| terms)
     }
 
     /// Adds every term of both sides to `tally` and returns the capture cells of the side
@@ -401,11 +406,16 @@ impl Evaluator {
     /// move has no legal action. The one place that computes the evaluation: the search's
     /// sums and the public breakdown both come from here.
     #[inline(always)]
-    fn tally(&self, pos: &Position, tally: &mut impl Tally) -> Option<Bitboard> {
+    fn tally(
+        &self,
+        hot: impl HotRules,
+        pos: &Position,
+        tally: &mut impl Tally,
+    ) -> Option<Bitboard> {
         let w = &self.weights;
         let to_move = pos.to_move();
         let phase = pos.phase();
-        let sides = features::BothSides::of(pos);
+        let sides = features::BothSides::of_in(hot, pos);
         let steps = sides.steps;
         let may_be_stuck = match phase {
             Phase::Normal => {
@@ -414,10 +424,10 @@ impl Evaluator {
             }
             _ => true,
         };
-        if may_be_stuck && !pos.rules().forced_pass() && !pos.legal().any() {
+        if may_be_stuck && !hot.ludii() && !pos.legal().any() {
             return None;
         }
-        let removed = pos.rules().relocation() == Relocation::Removed;
+        let removed = hot.removed();
         for side in Side::BOTH {
             let s = side.index();
             let foe = !side;

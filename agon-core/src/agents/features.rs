@@ -6,6 +6,7 @@
 //! accurate, but nothing here decides legality or outcomes: the search always plays
 //! actions through [`Position::play_unchecked`] and asks [`Position::legal`].
 
+use crate::hot::HotRules;
 use crate::{
     Bitboard, CaptureMode, Direction, Intervention, PieceKind, Position, QueenRelocatedBy, Side,
 };
@@ -142,29 +143,39 @@ pub(crate) struct BothSides {
     pub steps: [Steps; 2],
     /// Empty cells where an arrival of each side would capture.
     pub capture_cells: [Bitboard; 2],
-    /// Whether captures are on straight lines (then victims are found by whole-board
-    /// shifts).
-    lines: bool,
+    /// Under the straight-line geometry, `[side][d]`: the cells (and off-board bits) whose
+    /// neighbour in direction `d` is a flanker of the side ([`around`] of its flankers),
+    /// which the intervention cells, the capture cells and the victims all start from
+    /// (then victims are found by whole-board shifts); `None` under the ring geometry.
+    toward_flankers: Option<[[u128; 6]; 2]>,
 }
 
 impl BothSides {
     /// The features of both sides of `pos`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn of(pos: &Position) -> BothSides {
-        let rules = pos.rules();
-        if rules.capture() == CaptureMode::Ring {
+        BothSides::of_in(pos.rules(), pos)
+    }
+
+    /// [`BothSides::of`] under the hot switches `hot` (those of the position's rules).
+    #[inline(always)]
+    pub(crate) fn of_in(hot: impl HotRules, pos: &Position) -> BothSides {
+        if hot.capture() == CaptureMode::Ring {
             return BothSides {
                 steps: Side::BOTH
-                    .map(|side| steps_avoiding(pos, side, pos.intervention_cells(side))),
+                    .map(|side| steps_avoiding(pos, side, pos.intervention_cells_in(hot, side))),
                 capture_cells: Side::BOTH.map(|side| capture_cells(pos, side)),
-                lines: false,
+                toward_flankers: None,
             };
         }
-        // Blockers and flankers are the same pieces (active ones, or all under ludii).
-        // Written out per side (no closures over `Side::BOTH`): this runs at every
-        // evaluation.
-        let white = pos.flankers(Side::White).0;
-        let black = pos.flankers(Side::Black).0;
+        // Blockers and flankers are the same pieces (active ones, or all under ludii), so
+        // the six shifts of each side's flankers serve the intervention cells, the capture
+        // cells and the victims. Written out per side (no closures over `Side::BOTH`):
+        // this runs at every evaluation.
+        let toward = [
+            around(pos.flankers_in(hot, Side::White).0),
+            around(pos.flankers_in(hot, Side::Black).0),
+        ];
         let empty = pos.empty_cells().0;
         let captured = pos.captured().0;
         let queens = (pos.pieces(Side::White, PieceKind::Queen)
@@ -172,11 +183,11 @@ impl BothSides {
         .0;
         let white_active = pos.side_pieces(Side::White).0 & !captured;
         let black_active = pos.side_pieces(Side::Black).0 & !captured;
-        // `pos.intervention_cells(side)`, from the flankers already at hand.
-        let (white_open, black_open) = if rules.intervention() == Intervention::Forbidden {
+        // `pos.intervention_cells(side)`: between two of the other side's flankers.
+        let (white_open, black_open) = if hot.intervention() == Intervention::Forbidden {
             (
-                empty & !Bitboard::between_on_lines(Bitboard(black)).0,
-                empty & !Bitboard::between_on_lines(Bitboard(white)).0,
+                empty & !between_on_lines(&toward[1]),
+                empty & !between_on_lines(&toward[0]),
             )
         } else {
             (empty, empty)
@@ -186,25 +197,25 @@ impl BothSides {
             step_sets(black_active & !queens, black_active & queens, black_open),
         ];
         let capture_cells = [
-            Bitboard(line_capture_cells(black_active, white) & empty),
-            Bitboard(line_capture_cells(white_active, black) & empty),
+            Bitboard(line_capture_cells(black_active, &toward[0]) & empty),
+            Bitboard(line_capture_cells(white_active, &toward[1]) & empty),
         ];
         BothSides {
             steps,
             capture_cells,
-            lines: true,
+            toward_flankers: Some(toward),
         }
     }
 
     /// The enemy pieces that an arrival of `side` on some cell of `cells` would capture.
     #[inline]
     pub(crate) fn victims(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
-        if !self.lines {
+        let Some(toward) = &self.toward_flankers else {
             return victims(pos, side, cells);
-        }
+        };
         // x is captured from c when c is x's neighbour in direction d + 3 and the flanker
         // is x's neighbour in direction d.
-        let flanking = around(pos.flankers(side).0);
+        let flanking = &toward[side.index()];
         let arrivals = around(cells.0);
         let exposed = pos.active(!side).0;
         let mut found = 0;
@@ -215,16 +226,23 @@ impl BothSides {
     }
 }
 
-/// Cells (and off-board bits) where an arrival flanks a piece of `victims` against a piece
-/// of `flankers` on a straight line.
+/// Cells (and off-board bits) between two cells of a set on a straight line of three,
+/// given the set's [`around`] (`Bitboard::between_on_lines` but for off-board bits).
 #[inline(always)]
-fn line_capture_cells(victims: u128, flankers: u128) -> u128 {
+fn between_on_lines(toward: &[u128; 6]) -> u128 {
+    (toward[0] & toward[3]) | (toward[1] & toward[4]) | (toward[2] & toward[5])
+}
+
+/// Cells (and off-board bits) where an arrival flanks a piece of `victims` against a piece
+/// of a set of flankers on a straight line, given the flankers' [`around`].
+#[inline(always)]
+fn line_capture_cells(victims: u128, toward_flankers: &[u128; 6]) -> u128 {
     let mut cells = 0u128;
     macro_rules! direction {
         ($d:literal, $opposite:literal) => {
             // Victims whose neighbour in direction d is a flanker: an arrival on their
             // other side (opposite d) captures them.
-            let flanked = victims & toward::<$d, $opposite>(flankers);
+            let flanked = victims & toward_flankers[$d];
             cells |= toward::<$d, $opposite>(flanked);
         };
     }
@@ -245,7 +263,7 @@ pub(crate) fn capture_cells(pos: &Position, side: Side) -> Bitboard {
     let flankers = pos.flankers(side);
     let empty = pos.empty_cells();
     match pos.rules().capture() {
-        CaptureMode::Line => Bitboard(line_capture_cells(victims.0, flankers.0)) & empty,
+        CaptureMode::Line => Bitboard(line_capture_cells(victims.0, &around(flankers.0))) & empty,
         CaptureMode::Ring => {
             let mut cells = Bitboard::EMPTY;
             for x in victims & !Bitboard::THRONE {

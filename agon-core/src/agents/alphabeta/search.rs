@@ -718,15 +718,20 @@ impl Searcher {
 
     /// The evaluation for `me`, through a small cache keyed by the position's hash, and,
     /// when it was computed rather than found, the capture cells of the side to move that
-    /// came with it ([`Evaluator::white_and_capture_cells`]).
+    /// came with it ([`Evaluator::white_and_capture_cells_in`]).
     #[inline]
-    fn evaluate(&mut self, pos: &Position, me: Side) -> (Verdict, Option<Bitboard>) {
+    fn evaluate(
+        &mut self,
+        hot: impl HotRules,
+        pos: &Position,
+        me: Side,
+    ) -> (Verdict, Option<Bitboard>) {
         let key = pos.hash();
         let slot = &mut self.eval_cache[(key >> 48) as usize & (EVAL_CACHE - 1)];
         let (white, cells) = if slot[0] == key ^ self.eval_salt {
             (slot[1] as u32 as i32, None)
         } else {
-            let (verdict, cells) = self.eval.white_and_capture_cells(pos);
+            let (verdict, cells) = self.eval.white_and_capture_cells_in(hot, pos);
             let v = match verdict {
                 Verdict::NoMoves => i32::MIN,
                 Verdict::Score(s) => s,
@@ -757,7 +762,7 @@ impl Searcher {
         }
         let me = features::decider(pos);
         let mover = pos.to_move();
-        let (verdict, evaluated_cells) = self.evaluate(pos, me);
+        let (verdict, evaluated_cells) = self.evaluate(hot, pos, me);
         let stand = match verdict {
             Verdict::NoMoves => {
                 return if me == mover {
