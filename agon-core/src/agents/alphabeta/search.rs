@@ -558,7 +558,7 @@ impl Searcher {
                 _ => self.lists[ply][i],
             };
             let mut child = *pos;
-            child.play_in(hot, action);
+            let taken = child.play_in(hot, action) & pos.side_pieces(!mover);
             let score = match judge_in(hot, &child, mover, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
@@ -586,9 +586,13 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
-                        let capture = cells
-                            .unwrap_or_else(|| self.capture_cells(pos))
-                            .contains_destination(action);
+                        // An action is a capture (an arrival on a capture cell, as the
+                        // ordering has it) exactly when it took an enemy piece.
+                        let capture = taken.any();
+                        debug_assert_eq!(
+                            capture,
+                            self.capture_cells(pos).contains_destination(action)
+                        );
                         if !capture {
                             self.ordering.cutoff(mover, action, ply, depth);
                         }
