@@ -507,6 +507,8 @@ impl Searcher {
         // as it always was (its first actions are then those already searched).
         let first = tt_action.filter(|&a| legal.contains(a));
         let mut cells = None;
+        // The number of captures, once listed in the staged actions.
+        let mut captures = None;
         let mut n = if first.is_some() {
             1
         } else {
@@ -519,7 +521,9 @@ impl Searcher {
             }
             let c = self.capture_cells(pos);
             cells = Some(c);
-            self.captures_and_killers(&legal, ply, c)
+            let (staged, staged_captures) = self.captures_and_killers(&legal, ply, c);
+            captures = Some(staged_captures);
+            staged
         };
         let mut listed = false;
         let mut quiet_from = usize::MAX;
@@ -543,7 +547,7 @@ impl Searcher {
                 };
                 cells = Some(c);
                 let from = usize::from(first.is_some());
-                quiet_from = self.order_captures_and_killers(&legal, ply, from, n, c);
+                quiet_from = self.order_captures_and_killers(&legal, ply, from, n, c, captures);
                 // Without the table's action the list starts with the staged actions.
                 debug_assert!(first.is_some() || quiet_from == i);
                 if i == n {
@@ -555,6 +559,7 @@ impl Searcher {
             }
             let action = match first {
                 Some(a) if i == 0 => a,
+                _ if i >= quiet_from => self.scored[ply][i].1,
                 _ => self.lists[ply][i],
             };
             let mut child = *pos;
@@ -616,23 +621,30 @@ impl Searcher {
     }
 
     /// Lists the captures (arrivals on `cells`) of ply `ply`, in the order of
-    /// [`LegalActions::generate`], then its legal quiet killers, and returns their number:
-    /// the actions [`Searcher::order_captures_and_killers`] would put first in the full list.
+    /// [`LegalActions::generate`], then its legal quiet killers, and returns their number
+    /// (the actions [`Searcher::order_captures_and_killers`] would put first in the full
+    /// list) and the number of captures among them.
     #[inline]
-    fn captures_and_killers(&mut self, legal: &LegalActions, ply: usize, cells: Bitboard) -> usize {
+    fn captures_and_killers(
+        &mut self,
+        legal: &LegalActions,
+        ply: usize,
+        cells: Bitboard,
+    ) -> (usize, usize) {
         let list = &mut self.lists[ply];
         if cells.any() {
             legal.generate_to(cells, list);
         } else {
             list.clear();
         }
+        let captures = list.len();
         let [k0, k1] = self.ordering.killers(ply);
         for killer in [k0, k1.filter(|&k| Some(k) != k0)].into_iter().flatten() {
             if !cells.contains_destination(killer) && legal.contains(killer) {
                 list.push(killer);
             }
         }
-        list.len()
+        (list.len(), captures)
     }
 
     /// Lists the legal actions of ply `ply` and returns their number. With the table's
@@ -654,9 +666,9 @@ impl Searcher {
 
     /// Moves the captures among the actions `from..n` of ply `ply` to the front, then the
     /// killers; returns where the remaining (quiet) actions start. `legal` are the legal
-    /// actions the list holds: they say how many captures there are, so the scan stops
-    /// after the last one (checking a killer's legality first costs more than the scan it
-    /// saves).
+    /// actions the list holds: they say how many captures there are (unless `captures`, the
+    /// number the staged actions counted, already does), so the scan stops after the last
+    /// one (checking a killer's legality first costs more than the scan it saves).
     #[inline]
     fn order_captures_and_killers(
         &mut self,
@@ -665,10 +677,14 @@ impl Searcher {
         from: usize,
         n: usize,
         cells: Bitboard,
+        captures: Option<usize>,
     ) -> usize {
         let mut next = from;
         if cells.any() {
-            legal.generate_to(cells, &mut self.captures);
+            let captures = captures.unwrap_or_else(|| {
+                legal.generate_to(cells, &mut self.captures);
+                self.captures.len()
+            });
             let list = self.lists[ply].as_mut_slice();
             // The captures in `from..n`: all of them but those before `from` (the table's
             // action, when it is one).
@@ -676,7 +692,7 @@ impl Searcher {
                 .iter()
                 .filter(|&&a| cells.contains_destination(a))
                 .count();
-            let end = from + self.captures.len() - before;
+            let end = from + captures - before;
             let mut j = from;
             while next < end {
                 if cells.contains_destination(list[j]) {
@@ -696,16 +712,14 @@ impl Searcher {
         next
     }
 
-    /// Sorts the quiet actions `from..n` of ply `ply` by their history scores.
+    /// Sorts the quiet actions `from..n` of ply `ply` by their history scores into
+    /// `scored[ply][from..n]`, where the search then takes them from.
     #[inline]
     fn order_quiet(&mut self, mover: Side, ply: usize, from: usize, n: usize) {
-        let list = self.lists[ply].as_mut_slice();
+        let list = self.lists[ply].as_slice();
         let scored = &mut self.scored[ply][from..n];
         self.ordering.quiet_keys(mover, &list[from..n], scored);
         scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
-        for (a, &(_, b)) in list[from..n].iter_mut().zip(scored.iter()) {
-            *a = b;
-        }
     }
 
     /// The score of a finished game `ply` plies from the root, for `me`. A draw is worth
