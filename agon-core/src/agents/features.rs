@@ -208,7 +208,7 @@ impl BothSides {
     }
 
     /// The enemy pieces that an arrival of `side` on some cell of `cells` would capture.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn victims(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
         let Some(toward) = &self.toward_flankers else {
             return victims(pos, side, cells);
