@@ -726,6 +726,41 @@ mod tests {
         );
     }
 
+    /// The evaluation of random positions of every rule set: under the search's fixed
+    /// switches as under the position's rules (score and capture cells), the breakdown
+    /// summing to the score, and every verdict the one the evaluation gave before it was
+    /// made faster (a fingerprint of them all, recorded with the evaluation of 11939ae).
+    #[test]
+    fn the_evaluation_is_unchanged_and_alike_under_fixed_switches() {
+        let e = Evaluator::new(0, 0);
+        let mut fingerprint = 0u64;
+        let mut threats = 0;
+        for pos in crate::test_positions::random_positions(17, 8, 160) {
+            let general = e.white_and_capture_cells_in(pos.rules(), &pos);
+            let fixed = crate::hot::with_fixed_rules!(pos.rules(), |hot| e
+                .white_and_capture_cells_in(hot, &pos));
+            assert_eq!(fixed, general, "{}\n{pos}", pos.rules());
+            let white = match general.0 {
+                Verdict::NoMoves => i32::MIN,
+                Verdict::Score(s) => s,
+            };
+            if let Some(terms) = e.terms(&pos) {
+                assert_eq!(terms.white(), white, "{pos}");
+                threats += usize::from(
+                    Side::BOTH
+                        .iter()
+                        .any(|&side| terms.get(EvalTerm::Threats, side) != 0),
+                );
+            }
+            fingerprint = (fingerprint ^ u64::from(white as u32)).wrapping_mul(0x0100_0000_01B3);
+        }
+        assert!(
+            threats > 100,
+            "the positions have threats to value ({threats})"
+        );
+        assert_eq!(fingerprint, 0x15a2_f449_23df_d3cf);
+    }
+
     #[test]
     fn noise_is_bounded_and_deterministic() {
         let e = Evaluator::new(7, 42);

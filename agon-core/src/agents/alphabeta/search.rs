@@ -886,3 +886,34 @@ fn from_tt(score: i32, ply: usize) -> i32 {
         score
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search tells a cut-off capture (an arrival on one of [`Searcher::capture_cells`],
+    /// as the ordering has it) from what playing the action took: the two agree on every
+    /// legal action of random positions of every rule set.
+    #[test]
+    fn an_action_arrives_on_a_capture_cell_exactly_when_it_takes_an_enemy_piece() {
+        let searcher = Searcher::new(Evaluator::new(0, 0), 1, true, 0);
+        let mut list = ActionList::new();
+        let mut captures = 0;
+        for pos in crate::test_positions::random_positions(23, 6, 200) {
+            let cells = searcher.capture_cells(&pos);
+            pos.legal().generate(&mut list);
+            for &action in list.iter() {
+                let mut child = pos;
+                let taken = child.play_unchecked(action) & pos.side_pieces(!pos.to_move());
+                assert_eq!(
+                    taken.any(),
+                    cells.contains_destination(action),
+                    "{} {action}\n{pos}",
+                    pos.rules()
+                );
+                captures += usize::from(taken.any());
+            }
+        }
+        assert!(captures > 100, "the positions have captures ({captures})");
+    }
+}
