@@ -259,10 +259,16 @@ fn line_capture_cells(victims: u128, toward_flankers: &[u128; 6]) -> u128 {
 /// at least one enemy piece.
 #[inline]
 pub(crate) fn capture_cells(pos: &Position, side: Side) -> Bitboard {
+    capture_cells_in(pos.rules(), pos, side)
+}
+
+/// [`capture_cells`] under the hot switches `hot` (those of the position's rules).
+#[inline(always)]
+pub(crate) fn capture_cells_in(hot: impl HotRules, pos: &Position, side: Side) -> Bitboard {
     let victims = pos.active(!side);
-    let flankers = pos.flankers(side);
+    let flankers = pos.flankers_in(hot, side);
     let empty = pos.empty_cells();
-    match pos.rules().capture() {
+    match hot.capture() {
         CaptureMode::Line => Bitboard(line_capture_cells(victims.0, &around(flankers.0))) & empty,
         CaptureMode::Ring => {
             let mut cells = Bitboard::EMPTY;

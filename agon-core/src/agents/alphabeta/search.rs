@@ -320,7 +320,7 @@ impl Searcher {
     fn order_root(&mut self, root: &Position, moves: &mut [(Action, i32)]) {
         let tt_action = self.tt.probe(Table::key(root)).and_then(|h| h.action);
         let mover = root.to_move();
-        let cells = self.capture_cells(root);
+        let cells = self.capture_cells(root.rules(), root);
         for m in moves.iter_mut() {
             m.1 = self.ordering.key(mover, m.0, 0, tt_action, cells);
         }
@@ -460,9 +460,11 @@ impl Searcher {
         }
     }
 
-    fn capture_cells(&self, pos: &Position) -> Bitboard {
+    /// The cells where an arrival of the side to move of `pos` captures, under the hot
+    /// switches `hot` (none in a phase whose actions cannot capture).
+    fn capture_cells(&self, hot: impl HotRules, pos: &Position) -> Bitboard {
         if can_capture(pos) {
-            features::capture_cells(pos, pos.to_move())
+            features::capture_cells_in(hot, pos, pos.to_move())
         } else {
             Bitboard::EMPTY
         }
@@ -519,7 +521,7 @@ impl Searcher {
                     WIN - ply as i32
                 };
             }
-            let c = self.capture_cells(pos);
+            let c = self.capture_cells(hot, pos);
             cells = Some(c);
             let (staged, staged_captures) = self.captures_and_killers(&legal, ply, c);
             captures = Some(staged_captures);
@@ -543,7 +545,7 @@ impl Searcher {
                 n = self.generate(&legal, ply, first);
                 let c = match cells {
                     Some(c) => c,
-                    None => self.capture_cells(pos),
+                    None => self.capture_cells(hot, pos),
                 };
                 cells = Some(c);
                 let from = usize::from(first.is_some());
@@ -596,7 +598,7 @@ impl Searcher {
                         let capture = taken.any();
                         debug_assert_eq!(
                             capture,
-                            self.capture_cells(pos).contains_destination(action)
+                            self.capture_cells(hot, pos).contains_destination(action)
                         );
                         if !capture {
                             self.ordering.cutoff(mover, action, ply, depth);
@@ -797,7 +799,7 @@ impl Searcher {
         let cells = match evaluated_cells {
             Some(cells) if can_capture(pos) => cells,
             Some(_) => Bitboard::EMPTY,
-            None => self.capture_cells(pos),
+            None => self.capture_cells(hot, pos),
         };
         if cells.is_empty() {
             return stand;
@@ -900,7 +902,7 @@ mod tests {
         let mut list = ActionList::new();
         let mut captures = 0;
         for pos in crate::test_positions::random_positions(23, 6, 200) {
-            let cells = searcher.capture_cells(&pos);
+            let cells = searcher.capture_cells(pos.rules(), &pos);
             pos.legal().generate(&mut list);
             for &action in list.iter() {
                 let mut child = pos;
