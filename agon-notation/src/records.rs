@@ -242,8 +242,14 @@ struct Builder<'a> {
     open: Vec<OpenVariation>,
     /// Comments, NAGs, suffixes and variations kept so far (at most [`MAX_ANNOTATIONS`]).
     kept: usize,
-    /// Buffers to reuse for the game and the record's plies.
+    /// Buffers to reuse for the game (the record's plies are in `plies`).
     spare: Spare,
+    /// The record's plies, pushed as the game's actions are played (cheaper than copying
+    /// the game's plies at the end); right only while no variation has been read.
+    plies: Vec<Ply>,
+    /// A variation has been read: `plies` may hold the variations' plies too, and the
+    /// record's plies are copied from the game instead.
+    branched: bool,
 }
 
 /// A variation being read: where it branches, what it replaces, what it holds so far.
@@ -258,7 +264,9 @@ struct OpenVariation {
 }
 
 impl<'a> Builder<'a> {
-    fn new(index: u64, file: Option<&'a str>, spare: Spare) -> Builder<'a> {
+    fn new(index: u64, file: Option<&'a str>, mut spare: Spare) -> Builder<'a> {
+        let mut plies = std::mem::take(&mut spare.plies);
+        plies.clear();
         Builder {
             index,
             file,
@@ -275,6 +283,8 @@ impl<'a> Builder<'a> {
             open: Vec::new(),
             kept: 0,
             spare,
+            plies,
+            branched: false,
         }
     }
 
@@ -396,6 +406,7 @@ impl<'a> Builder<'a> {
     ) -> Result<ValidGame, RecordError> {
         if let Some(error) = self.error.take() {
             *spare = std::mem::take(&mut self.spare);
+            spare.plies = std::mem::take(&mut self.plies);
             let mut game = self.game.take();
             if let Some(game) = &mut game {
                 // Back from the variations still open to the game's own line.
@@ -424,9 +435,12 @@ impl<'a> Builder<'a> {
             };
             return Err(error);
         };
-        let mut plies = std::mem::take(&mut self.spare.plies);
-        plies.clear();
-        plies.extend_from_slice(game.plies());
+        let mut plies = std::mem::take(&mut self.plies);
+        if self.branched {
+            plies.clear();
+            plies.extend_from_slice(game.plies());
+        }
+        debug_assert_eq!(plies, game.plies());
         self.record.plies = plies;
         match self.record.termination {
             Some(Termination::MoveLimit) => game.adjudicate_move_limit(),
@@ -602,7 +616,14 @@ impl Visitor for Builder<'_> {
             return Flow::Skip;
         };
         let ply = game.ply_count() as u64 + 1;
-        match game.play(annotated.action) {
+        let played = game.play(annotated.action);
+        if let Ok(captures) = played {
+            self.plies.push(Ply {
+                action: annotated.action,
+                captures,
+            });
+        }
+        match played {
             // Most tokens carry no annotation, which `check_captures` accepts: the call
             // (and its result, returned through memory) is skipped for them.
             Ok(_) if !annotated.annotated && annotated.repeated.is_none() => Flow::Continue,
@@ -660,6 +681,7 @@ impl Visitor for Builder<'_> {
         let Some(game) = self.game.as_mut() else {
             return Flow::Skip;
         };
+        self.branched = true;
         let replaced = match game.undo() {
             Some(ply) if index > 0 => ply,
             taken => {
@@ -817,6 +839,107 @@ mod tests {
                 "ok 1 plies".to_string()
             ]
         );
+    }
+
+    /// A random line of at most `plies` plies from `game` (not past its end).
+    fn random_line(game: &mut Game, rng: &mut agon_core::Rng, plies: usize) {
+        for _ in 0..plies {
+            if game.is_over() {
+                break;
+            }
+            let action = game.legal().random(rng).expect("the game goes on");
+            game.play(action).expect("a generated action is legal");
+        }
+    }
+
+    /// A random variation from `branch`: one to four plies, the first sometimes followed
+    /// by a nested variation of one ply (an alternative to it, from `branch` too).
+    fn random_variation(branch: &Game, rng: &mut agon_core::Rng) -> String {
+        let mut variation = branch.clone();
+        let plies = 1 + rng.below(4);
+        random_line(&mut variation, rng, plies);
+        let mut text = String::new();
+        for (i, ply) in variation.plies()[branch.ply_count()..].iter().enumerate() {
+            text.push_str(&format!("{} ", ply.action));
+            if i == 0 && rng.below(3) == 0 {
+                let mut nested = branch.clone();
+                random_line(&mut nested, rng, 1);
+                if let Some(alternative) = nested.plies().last() {
+                    text.push_str(&format!("( {} ) ", alternative.action));
+                }
+            }
+        }
+        text
+    }
+
+    /// A random game of `rules` and its record: the actions (with their captures
+    /// annotated at random), some of them followed by a variation of one to four random
+    /// plies (one nested at random), and the result.
+    fn random_record_text(rules: Rules, rng: &mut agon_core::Rng) -> (Game, String) {
+        let mut game = Game::new(rules);
+        let plies = 1 + rng.below(300);
+        random_line(&mut game, rng, plies);
+        let mut text = format!("[Variant \"{rules}\"]\n\n");
+        let mut replay = Game::new(rules);
+        for ply in game.plies() {
+            replay.play(ply.action).expect("legal in the game");
+            if rng.below(3) == 0 {
+                text.push_str(&crate::format_annotated(ply.action, ply.captures));
+            } else {
+                text.push_str(&ply.action.to_string());
+            }
+            text.push(' ');
+            if rng.below(8) == 0 {
+                // The position before this ply: where its variations start.
+                let mut branch = replay.clone();
+                branch.undo();
+                text.push_str(&format!("( {} )", random_variation(&branch, rng)));
+            }
+        }
+        text.push_str(&format!("{}\n\n", game.result()));
+        (game, text)
+    }
+
+    /// The record's plies, pushed as the actions are played (or copied from the game when
+    /// the record has variations), are the game's own line: in random games of every rule
+    /// set with variations here and there, read with and without recycling the buffers.
+    #[test]
+    fn record_plies_are_the_games_line_with_and_without_variations() {
+        let mut rng = agon_core::Rng::new(41);
+        let mut text = String::new();
+        let mut games = Vec::new();
+        for rules in Rules::single_switch_variants()
+            .into_iter()
+            .chain([Rules::LUDII])
+        {
+            for _ in 0..8 {
+                let (game, record) = random_record_text(rules, &mut rng);
+                text.push_str(&record);
+                games.push(game);
+            }
+        }
+        let fresh: Vec<ValidGame> = Records::new(text.as_bytes())
+            .map(|item| item.unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        let mut recycled = Vec::new();
+        let mut records = Records::new(text.as_bytes());
+        while let Some(item) = records.next() {
+            let valid = item.unwrap_or_else(|e| panic!("{e}"));
+            recycled.push((valid.record.clone(), valid.game.plies().to_vec()));
+            records.recycle(valid);
+        }
+        assert_eq!(fresh.len(), games.len());
+        assert_eq!(recycled.len(), games.len());
+        let mut with_variations = 0;
+        for ((game, valid), (record, plies)) in games.iter().zip(&fresh).zip(&recycled) {
+            assert_eq!(valid.record.plies, game.plies());
+            assert_eq!(valid.game.plies(), game.plies());
+            assert_eq!(&valid.record, record);
+            assert_eq!(plies, game.plies());
+            let mut variations = valid.record.annotations.iter();
+            with_variations += usize::from(variations.any(|(_, a)| !a.variations.is_empty()));
+        }
+        assert!(with_variations > 20, "{with_variations}");
     }
 
     #[test]
