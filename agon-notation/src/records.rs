@@ -593,6 +593,8 @@ impl Visitor for Builder<'_> {
         self.start_game()
     }
 
+    // Inlined into the reader's loop, like `action`.
+    #[inline(always)]
     fn move_number(&mut self, number: u64, dots: Dots, at: Location) -> Flow {
         let Some(game) = &self.game else {
             return Flow::Skip;

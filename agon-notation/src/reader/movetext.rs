@@ -40,8 +40,17 @@ fn run(window: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
 /// A move number (`12.`, `12...`) or a result that starts with a digit (`1-0`, `0-1`,
 /// `1/2-1/2`).
 fn number_or_result(window: &[u8]) -> (Token, usize) {
-    // The fast path: a move number of at most 18 digits (no overflow) with its `.` or
-    // `...` and no further dot, read in one pass (one token in three is a move number).
+    match plain_move_number(window) {
+        Some((number, dots, len)) => (Token::MoveNumber(number, dots), len),
+        None => number_or_result_general(window),
+    }
+}
+
+/// The fast path of [`number_or_result`]: a move number of at most 18 digits (no
+/// overflow) with its `.` or `...` and no further dot, read in one pass (one token in
+/// three is a move number), with its length; `None` for every other token.
+#[inline(always)]
+fn plain_move_number(window: &[u8]) -> Option<(u64, Dots, usize)> {
     let mut number = 0u64;
     let mut digits = 0;
     while let Some(&b) = window.get(digits) {
@@ -53,7 +62,7 @@ fn number_or_result(window: &[u8]) -> (Token, usize) {
     }
     let dot = |i: usize| window.get(i) == Some(&b'.');
     if dot(digits) && !dot(digits + 1) && digits < MAX_TOKEN {
-        return (Token::MoveNumber(number, Dots::One), digits + 1);
+        return Some((number, Dots::One, digits + 1));
     }
     if dot(digits)
         && dot(digits + 1)
@@ -61,9 +70,9 @@ fn number_or_result(window: &[u8]) -> (Token, usize) {
         && !dot(digits + 3)
         && digits + 3 <= MAX_TOKEN
     {
-        return (Token::MoveNumber(number, Dots::Three), digits + 3);
+        return Some((number, Dots::Three, digits + 3));
     }
-    number_or_result_general(window)
+    None
 }
 
 /// [`number_or_result`] for every token its fast path leaves: results, long numbers, other
@@ -196,29 +205,73 @@ fn other_word(window: &[u8], skipping: bool) -> (Token, usize) {
 }
 
 impl<R: Read> Reader<R> {
-    /// One movetext token. Returns true if it was the result token (the game is over).
+    /// One movetext token, and the run of well-formed actions and move numbers after it.
+    /// Returns true if the last was the result token (the game is over).
+    ///
+    /// The common tokens, a well-formed action and a move number with its dot, go
+    /// straight to the visitor (what [`Reader::visit`] does with `Token::Action` and
+    /// `Token::MoveNumber`), and so do those that follow them after spaces and line ends:
+    /// the read loop would only step over those blanks and come back here.
     pub(super) fn movetext_token<V: Visitor>(
         &mut self,
         state: &mut GameState,
         visitor: &mut V,
     ) -> io::Result<bool> {
-        self.fill(MAX_TOKEN + 1)?;
-        let at = self.location();
-        let window = self.window();
-        // The common token first: a well-formed action goes straight to the visitor (what
-        // `visit` does with `Token::Action`), and the blank after it is stepped over.
-        if window[0].is_ascii_alphabetic() {
-            if let Some((action, used)) = action(window) {
+        loop {
+            self.fill(MAX_TOKEN + 1)?;
+            let at = self.location();
+            let window = self.window();
+            let first = window[0];
+            if first.is_ascii_alphabetic() {
+                let Some((action, used)) = action(window) else {
+                    return self.other_token(state, visitor, at);
+                };
                 self.pos += used;
-                if self.pos < self.end && self.buf[self.pos] == b' ' {
-                    self.pos += 1;
-                }
                 if !state.skipping {
                     state.apply(visitor.action(action, at));
                 }
+            } else if first.is_ascii_digit() {
+                let Some((number, dots, used)) = plain_move_number(window) else {
+                    return self.other_token(state, visitor, at);
+                };
+                self.pos += used;
+                if !state.skipping {
+                    state.apply(visitor.move_number(number, dots, at));
+                }
+            } else {
+                return self.other_token(state, visitor, at);
+            }
+            if !self.blanks_then_plain_token() {
                 return Ok(false);
             }
         }
+    }
+
+    /// Steps over the spaces and line ends after a token, as the read loop does, and says
+    /// whether an action or a move number may follow (a letter or a digit, in the bytes
+    /// held); anything else goes back to the read loop.
+    #[inline(always)]
+    fn blanks_then_plain_token(&mut self) -> bool {
+        while self.pos < self.end {
+            match self.buf[self.pos] {
+                b' ' => self.pos += 1,
+                b'\n' => self.newline(),
+                b => return b.is_ascii_alphanumeric(),
+            }
+        }
+        false
+    }
+
+    /// A movetext token other than a well-formed action or move number (out of the fast
+    /// loop of [`Reader::movetext_token`]). Returns true for the result token.
+    #[inline(never)]
+    fn other_token<V: Visitor>(
+        &mut self,
+        state: &mut GameState,
+        visitor: &mut V,
+        at: Location,
+    ) -> io::Result<bool> {
+        let window = self.window();
         let (token, len) = match window[0] {
             b'0'..=b'9' => number_or_result(window),
             b'*' => (Token::Result(GameResult::Unfinished), 1),
@@ -362,6 +415,7 @@ impl<R: Read> Reader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::visitor::Flow;
 
     fn describe((token, len): (Token, usize)) -> String {
         match token {
@@ -370,6 +424,85 @@ mod tests {
             Token::Defect(kind, message) => format!("defect {kind:?} {message} {len}"),
             Token::TooLong => "too long".to_string(),
             _ => format!("other {len}"),
+        }
+    }
+
+    /// Logs the tokens of the fast loop (and comments) with their places.
+    #[derive(Default)]
+    struct Places(Vec<(String, Location)>);
+
+    impl Visitor for Places {
+        fn move_number(&mut self, number: u64, dots: Dots, at: Location) -> Flow {
+            let dots = if dots == Dots::One { "." } else { "..." };
+            self.0.push((format!("{number}{dots}"), at));
+            Flow::Continue
+        }
+        fn action(&mut self, action: AnnotatedAction, at: Location) -> Flow {
+            let token = crate::format_annotated(action.action, action.marked);
+            self.0.push((token, at));
+            Flow::Continue
+        }
+        fn comment(&mut self, text: &str, at: Location) -> Flow {
+            self.0.push((format!("{{{text}}}"), at));
+            Flow::Continue
+        }
+    }
+
+    /// A random token the fast loop reads (a move number, a plain or annotated step, a
+    /// relocation, a placement, a pass, of every cell-name length) or a comment with a
+    /// character of two bytes, which moves the columns of the rest of its line.
+    fn random_token(rng: &mut agon_core::Rng, cells: &[String]) -> String {
+        let cell = |rng: &mut agon_core::Rng| cells[rng.below(cells.len())].clone();
+        match rng.below(9) {
+            0 | 1 => format!("{}.", 1 + rng.below(300)),
+            2 => format!("{}...", 1 + rng.below(300)),
+            3 => format!("{}@{}", cell(rng), cell(rng)),
+            4 => format!("Q@{}", cell(rng)),
+            5 => "pass".to_string(),
+            6 => format!("{{\u{e9}{}}}", rng.below(10)),
+            7 => format!("{}-{}x{}", cell(rng), cell(rng), cell(rng)),
+            _ => format!("{}-{}", cell(rng), cell(rng)),
+        }
+    }
+
+    /// The fast loop of `movetext_token` (which steps over spaces and line ends itself)
+    /// reports every token at the place the text gives it, and reads the same tokens as
+    /// the read loop: random tokens with random blanks between them (spaces, tabs, line
+    /// ends, CRLF), the places counted here independently, in characters.
+    #[test]
+    fn the_fast_loop_reports_every_token_at_its_place() {
+        let cells: Vec<String> = agon_core::Cell::all().map(|c| c.to_string()).collect();
+        let blanks = [" ", " ", " ", "  ", "\n", "\r\n", "\t", " \n ", "\n\n"];
+        let mut rng = agon_core::Rng::new(7);
+        for _ in 0..200 {
+            let mut text = String::from("[Event \"e\"]\n\n");
+            let mut expected = Vec::new();
+            for _ in 0..1 + rng.below(80) {
+                let line = 1 + text.matches('\n').count() as u64;
+                let line_start = text.rfind('\n').map_or(0, |i| i + 1);
+                let column = 1 + text[line_start..].chars().count() as u64;
+                let offset = text.len() as u64;
+                let token = random_token(&mut rng, &cells);
+                let logged = match token.strip_prefix('{') {
+                    Some(comment) => format!("{{{}", comment),
+                    None => token.clone(),
+                };
+                expected.push((
+                    logged,
+                    Location {
+                        line,
+                        column,
+                        offset,
+                    },
+                ));
+                text.push_str(&token);
+                text.push_str(blanks[rng.below(blanks.len())]);
+            }
+            text.push('*');
+            let mut reader = Reader::new(text.as_bytes());
+            let mut places = Places::default();
+            assert!(reader.read_game(&mut places).unwrap());
+            assert_eq!(places.0, expected, "{text:?}");
         }
     }
 
