@@ -252,14 +252,25 @@ impl<R: Read> Reader<R> {
     /// held); anything else goes back to the read loop.
     #[inline(always)]
     fn blanks_then_plain_token(&mut self) -> bool {
-        while self.pos < self.end {
-            match self.buf[self.pos] {
-                b' ' => self.pos += 1,
-                b'\n' => self.newline(),
-                b => return b.is_ascii_alphanumeric(),
+        // The place is kept in a local, stored at line ends and at the end.
+        let mut pos = self.pos;
+        let mut plain = false;
+        while let Some(&b) = self.buf[..self.end].get(pos) {
+            match b {
+                b' ' => pos += 1,
+                b'\n' => {
+                    self.pos = pos;
+                    self.newline();
+                    pos = self.pos;
+                }
+                _ => {
+                    plain = b.is_ascii_alphanumeric();
+                    break;
+                }
             }
         }
-        false
+        self.pos = pos;
+        plain
     }
 
     /// A movetext token other than a well-formed action or move number (out of the fast
