@@ -177,14 +177,15 @@ impl<R: Read> Reader<R> {
     }
 
     /// The place of the next unread byte.
+    #[inline]
     pub fn location(&self) -> Location {
         let offset = self.base + self.pos as u64;
+        // The line starts at or before the byte, and the continuation bytes passed on it
+        // are fewer than the bytes before the byte: the column is at least 1.
+        debug_assert!(self.line_start + self.continuation <= offset);
         Location {
             line: self.line,
-            column: (offset + 1)
-                .saturating_sub(self.line_start)
-                .saturating_sub(self.continuation)
-                .max(1),
+            column: offset + 1 - self.line_start - self.continuation,
             offset,
         }
     }
@@ -481,7 +482,7 @@ impl<R: Read> Reader<R> {
                             state.apply(visitor.begin_movetext(at));
                         }
                     }
-                    if self.movetext_token(&mut state, visitor)? {
+                    if self.movetext_token(&mut state, visitor, b)? {
                         let at = self.location();
                         visitor.end_game(at);
                         return Ok(true);

@@ -8,7 +8,9 @@ use crate::position_notation::parse_position;
 use crate::reader::{Dots, Flow, Location, Reader, SyntaxError, Visitor};
 use crate::record::{GameRecord, ENGINE_TAGS, IN_VARIATION, MAX_TAGS};
 use crate::verdict::check_result;
-use agon_core::{Game, GameResult, IllegalAction, Ply, Position, Rules, Side, Termination};
+use agon_core::{
+    Action, Bitboard, Game, GameResult, IllegalAction, Ply, Position, Rules, Side, Termination,
+};
 use std::io::Read;
 use std::str::FromStr;
 
@@ -497,23 +499,18 @@ impl Builder<'_> {
         }
     }
 
-    /// An action the game refused at ply `ply`: after its end, or illegal (out of line).
+    /// An action the game refused (at the next ply): after its end, or illegal (out of
+    /// line, like the ply's number: a record's actions are legal).
     #[cold]
     #[inline(never)]
-    fn refused(
-        &mut self,
-        annotated: &AnnotatedAction,
-        at: Location,
-        ply: u64,
-        reason: IllegalAction,
-    ) -> Flow {
+    fn refused(&mut self, action: Action, at: Location, reason: IllegalAction) -> Flow {
+        let ply = self.next_ply();
         // `play` refuses every action once the game is over, so the outcome is asked only
         // then (a legal action proves the no-move rule has not ended the game).
         if reason == IllegalAction::GameOver {
             if let Some(outcome) = self.game.as_ref().and_then(Game::outcome) {
                 let message = format!(
-                    "{} comes after the end of the game: the rules ended it after ply {} by {} ({})",
-                    annotated.action,
+                    "{action} comes after the end of the game: the rules ended it after ply {} by {} ({})",
                     ply - 1,
                     outcome.termination,
                     outcome.result
@@ -521,8 +518,26 @@ impl Builder<'_> {
                 return self.fail(at, ply, ErrorKind::AfterEnd, message);
             }
         }
-        let message = format!("{} is not legal: {reason}", annotated.action);
+        let message = format!("{action} is not legal: {reason}");
         self.fail(at, ply, ErrorKind::Illegal, message)
+    }
+
+    /// The capture annotations of the action just played (the last ply), checked against
+    /// what it `captured` (out of line: most actions carry none).
+    #[inline(never)]
+    fn annotations_checked(
+        &mut self,
+        annotated: AnnotatedAction,
+        captured: Bitboard,
+        at: Location,
+    ) -> Flow {
+        match annotated.check_captures(captured) {
+            Ok(()) => Flow::Continue,
+            Err(e) => {
+                let ply = self.next_ply() - 1;
+                self.fail(at, ply, e.kind(), e.to_string())
+            }
+        }
     }
 }
 
@@ -617,23 +632,20 @@ impl Visitor for Builder<'_> {
         let Some(game) = &mut self.game else {
             return Flow::Skip;
         };
-        let ply = game.ply_count() as u64 + 1;
-        let played = game.play(annotated.action);
-        if let Ok(captures) = played {
-            self.plies.push(Ply {
-                action: annotated.action,
-                captures,
-            });
-        }
-        match played {
-            // Most tokens carry no annotation, which `check_captures` accepts: the call
-            // (and its result, returned through memory) is skipped for them.
-            Ok(_) if !annotated.annotated && annotated.repeated.is_none() => Flow::Continue,
-            Ok(captured) => match annotated.check_captures(captured) {
-                Ok(()) => Flow::Continue,
-                Err(e) => self.fail(at, ply, e.kind(), e.to_string()),
-            },
-            Err(reason) => self.refused(&annotated, at, ply, reason),
+        match game.play(annotated.action) {
+            Ok(captures) => {
+                self.plies.push(Ply {
+                    action: annotated.action,
+                    captures,
+                });
+                // Most tokens carry no annotation, which `check_captures` accepts: the
+                // call (and its result, returned through memory) is skipped for them.
+                if !annotated.annotated && annotated.repeated.is_none() {
+                    return Flow::Continue;
+                }
+                self.annotations_checked(annotated, captures, at)
+            }
+            Err(reason) => self.refused(annotated.action, at, reason),
         }
     }
 

@@ -29,6 +29,42 @@ enum Token {
     TooLong,
 }
 
+/// What the first byte of a token says it may be, for the fast loop of
+/// [`Reader::movetext_token`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Plain {
+    /// A letter: a well-formed action, perhaps.
+    Letter,
+    /// A digit: a move number, perhaps.
+    Digit,
+    /// Anything else.
+    Neither,
+}
+
+impl Plain {
+    /// The class of a token's first byte (one lookup).
+    #[inline(always)]
+    fn of(first: u8) -> Plain {
+        PLAIN[usize::from(first)]
+    }
+}
+
+/// [`Plain::of`] of every byte.
+static PLAIN: [Plain; 256] = {
+    let mut table = [Plain::Neither; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() {
+            table[b] = Plain::Letter;
+        } else if c.is_ascii_digit() {
+            table[b] = Plain::Digit;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// How many bytes of `window`, from `from`, satisfy `class`: the scan every token class
 /// shares.
 #[inline]
@@ -216,45 +252,49 @@ impl<R: Read> Reader<R> {
         &mut self,
         state: &mut GameState,
         visitor: &mut V,
+        first: u8,
     ) -> io::Result<bool> {
+        let mut class = Plain::of(first);
         loop {
             self.fill(MAX_TOKEN + 1)?;
             let at = self.location();
             let window = self.window();
-            let first = window[0];
-            if first.is_ascii_alphabetic() {
-                let Some((action, used)) = action(window) else {
-                    return self.other_token(state, visitor, at);
-                };
-                self.pos += used;
-                if !state.skipping {
-                    state.apply(visitor.action(action, at));
+            match class {
+                Plain::Letter => {
+                    let Some((action, used)) = action(window) else {
+                        return self.other_token(state, visitor, at);
+                    };
+                    self.pos += used;
+                    if !state.skipping {
+                        state.apply(visitor.action(action, at));
+                    }
                 }
-            } else if first.is_ascii_digit() {
-                let Some((number, dots, used)) = plain_move_number(window) else {
-                    return self.other_token(state, visitor, at);
-                };
-                self.pos += used;
-                if !state.skipping {
-                    state.apply(visitor.move_number(number, dots, at));
+                Plain::Digit => {
+                    let Some((number, dots, used)) = plain_move_number(window) else {
+                        return self.other_token(state, visitor, at);
+                    };
+                    self.pos += used;
+                    if !state.skipping {
+                        state.apply(visitor.move_number(number, dots, at));
+                    }
                 }
-            } else {
-                return self.other_token(state, visitor, at);
+                Plain::Neither => return self.other_token(state, visitor, at),
             }
-            if !self.blanks_then_plain_token() {
-                return Ok(false);
+            match self.blanks_then_plain_token() {
+                Plain::Neither => return Ok(false),
+                next => class = next,
             }
         }
     }
 
     /// Steps over the spaces and line ends after a token, as the read loop does, and says
     /// whether an action or a move number may follow (a letter or a digit, in the bytes
-    /// held); anything else goes back to the read loop.
+    /// held); anything else ([`Plain::Neither`]) goes back to the read loop.
     #[inline(always)]
-    fn blanks_then_plain_token(&mut self) -> bool {
+    fn blanks_then_plain_token(&mut self) -> Plain {
         // The place is kept in a local, stored at line ends and at the end.
         let mut pos = self.pos;
-        let mut plain = false;
+        let mut class = Plain::Neither;
         while let Some(&b) = self.buf[..self.end].get(pos) {
             match b {
                 b' ' => pos += 1,
@@ -264,13 +304,13 @@ impl<R: Read> Reader<R> {
                     pos = self.pos;
                 }
                 _ => {
-                    plain = b.is_ascii_alphanumeric();
+                    class = Plain::of(b);
                     break;
                 }
             }
         }
         self.pos = pos;
-        plain
+        class
     }
 
     /// A movetext token other than a well-formed action or move number (out of the fast
