@@ -87,6 +87,17 @@ fn number_or_result(window: &[u8]) -> (Token, usize) {
 /// three is a move number), with its length; `None` for every other token.
 #[inline(always)]
 fn plain_move_number(window: &[u8]) -> Option<(u64, Dots, usize)> {
+    // The bytes it may look at (18 digits and 4 dots), with their bounds known when the
+    // window holds them all.
+    match window.first_chunk::<22>() {
+        Some(head) => plain_move_number_in(head),
+        None => plain_move_number_in(window),
+    }
+}
+
+/// [`plain_move_number`] of the bytes at hand.
+#[inline(always)]
+fn plain_move_number_in(window: &[u8]) -> Option<(u64, Dots, usize)> {
     let mut number = 0u64;
     let mut digits = 0;
     while let Some(&b) = window.get(digits) {
