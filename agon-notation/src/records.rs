@@ -522,15 +522,30 @@ impl Builder<'_> {
         self.fail(at, ply, ErrorKind::Illegal, message)
     }
 
-    /// The capture annotations of the action just played (the last ply), checked against
-    /// what it `captured` (out of line: most actions carry none).
+    /// Plays an action of the record and keeps its ply: the cells it captured, or the
+    /// game's refusal ([`Builder::refused`]).
+    #[inline(always)]
+    fn play_action(&mut self, action: Action, at: Location) -> Result<Bitboard, Flow> {
+        let Some(game) = &mut self.game else {
+            return Err(Flow::Skip);
+        };
+        match game.play(action) {
+            Ok(captures) => {
+                self.plies.push(Ply { action, captures });
+                Ok(captures)
+            }
+            Err(reason) => Err(self.refused(action, at, reason)),
+        }
+    }
+
+    /// An action token with capture annotations: played, then its annotations checked
+    /// against what it captured (out of line: most actions carry none).
     #[inline(never)]
-    fn annotations_checked(
-        &mut self,
-        annotated: AnnotatedAction,
-        captured: Bitboard,
-        at: Location,
-    ) -> Flow {
+    fn annotated_action(&mut self, annotated: AnnotatedAction, at: Location) -> Flow {
+        let captured = match self.play_action(annotated.action, at) {
+            Ok(captured) => captured,
+            Err(flow) => return flow,
+        };
         match annotated.check_captures(captured) {
             Ok(()) => Flow::Continue,
             Err(e) => {
@@ -629,23 +644,14 @@ impl Visitor for Builder<'_> {
     // Inlined into the reader's loop: one call and its spilled arguments less per action.
     #[inline(always)]
     fn action(&mut self, annotated: AnnotatedAction, at: Location) -> Flow {
-        let Some(game) = &mut self.game else {
-            return Flow::Skip;
-        };
-        match game.play(annotated.action) {
-            Ok(captures) => {
-                self.plies.push(Ply {
-                    action: annotated.action,
-                    captures,
-                });
-                // Most tokens carry no annotation, which `check_captures` accepts: the
-                // call (and its result, returned through memory) is skipped for them.
-                if !annotated.annotated && annotated.repeated.is_none() {
-                    return Flow::Continue;
-                }
-                self.annotations_checked(annotated, captures, at)
-            }
-            Err(reason) => self.refused(annotated.action, at, reason),
+        // Most tokens carry no annotation, which `check_captures` accepts: for them only
+        // the action is kept across the play (not the whole token, spilled to memory).
+        if annotated.annotated || annotated.repeated.is_some() {
+            return self.annotated_action(annotated, at);
+        }
+        match self.play_action(annotated.action, at) {
+            Ok(_) => Flow::Continue,
+            Err(flow) => flow,
         }
     }
 
