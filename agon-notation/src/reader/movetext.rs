@@ -2,7 +2,9 @@
 //! function per class reads its token from a window of at most [`MAX_TOKEN`] + 1 bytes
 //! (which keeps the reader linear) and says what it is and how long; one function then
 //! steps over it and hands it to the visitor, or reports it. The classes: move numbers and
-//! results, NAGs, move suffixes, actions, variations, and what is none of these.
+//! results, NAGs, move suffixes, actions, variations, and what is none of these. The
+//! commonest tokens, well-formed actions and move numbers, are read in one loop
+//! ([`Reader::movetext_token`]) that also steps over the blanks between them.
 
 use super::{is_word, word_len, GameState, Reader, MAX_TOKEN};
 use crate::action_token::{fast_parse_prefix, fast_step, AnnotatedAction};
