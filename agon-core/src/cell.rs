@@ -118,11 +118,6 @@ pub(crate) struct Geometry {
     pub neighbor_mask: [u128; 128],
     /// Neighbours of each cell that are not farther out (where a step may go).
     pub step_mask: [u128; 128],
-    /// The same neighbours as indices, `[slot + 4 * index]` in [`Direction::ALL`] order
-    /// (`NONE` after the last: no cell has more than four, two along its ring and at most
-    /// two inward): a queen's in the first half, a guard's (never the throne) in the
-    /// second, at `GUARD_SLOTS` on. The random draw picks a piece and a slot.
-    pub step_slots: [u8; 1024],
     /// The two neighbours on the same ring of each cell of ring >= 1, as a set.
     pub ring_link: [u128; 128],
     /// The cells two steps away on a straight line: the far ends of the line triples that
@@ -132,9 +127,6 @@ pub(crate) struct Geometry {
     /// triples that start at each cell.
     pub ring_reach: [u128; 128],
 }
-
-/// Where a guard's step slots start in [`Geometry::step_slots`].
-const GUARD_SLOTS: usize = 512;
 
 const fn index_of(q: i32, r: i32) -> usize {
     (WIDTH * (q + 5) + (5 - r)) as usize
@@ -153,7 +145,6 @@ const fn build_geometry() -> Geometry {
         bit: [0; 128],
         neighbor_mask: [0; 128],
         step_mask: [0; 128],
-        step_slots: [NONE; 1024],
         ring_link: [0; 128],
         line_reach: [0; 128],
         ring_reach: [0; 128],
@@ -182,7 +173,6 @@ const fn build_geometry() -> Geometry {
                 let i = index_of(q, r);
                 let mut d = 0;
                 let mut k = 0;
-                let (mut queen_slot, mut guard_slot) = (4 * i, GUARD_SLOTS + 4 * i);
                 while d < 6 {
                     let (dq, dr, _) = Direction(d as u8).cube();
                     let (nq, nr) = (q + dq, r + dr);
@@ -194,12 +184,6 @@ const fn build_geometry() -> Geometry {
                         if g.ring[n] <= g.ring[i] {
                             g.step_source[d] |= 1u128 << i;
                             g.step_mask[i] |= 1u128 << n;
-                            g.step_slots[queen_slot] = n as u8;
-                            queen_slot += 1;
-                            if g.ring[n] > 0 {
-                                g.step_slots[guard_slot] = n as u8;
-                                guard_slot += 1;
-                            }
                         }
                         if g.ring[n] == g.ring[i] && g.ring[i] >= 1 {
                             g.same_ring[d] |= 1u128 << i;
@@ -384,22 +368,6 @@ impl Cell {
     #[inline]
     pub const fn step_set(self) -> Bitboard {
         Bitboard(GEOMETRY.step_mask[self.0 as usize])
-    }
-
-    /// The `slot`-th cell (`slot < 4`) a piece on this cell may step to, in
-    /// [`Direction::ALL`] order, if there is one: among all of [`Cell::step_set`] for the
-    /// queen (`guard` false), all but the throne for a guard. The random draw picks a piece
-    /// and one of its four slots. This cell may be the off-board index 127, which has no
-    /// slot (the piece lists' empty place).
-    #[inline(always)]
-    pub(crate) fn step_slot(self, guard: bool, slot: usize) -> Option<Cell> {
-        let base = if guard { GUARD_SLOTS } else { 0 };
-        // The mask spares the bounds check (cell indices are below 128, so it changes
-        // nothing).
-        match GEOMETRY.step_slots[(base + 4 * self.0 as usize + slot) & 1023] {
-            NONE => None,
-            index => Some(Cell(index)),
-        }
     }
 
     /// The direction from this cell to an adjacent cell.

@@ -4,7 +4,6 @@
 //! listing.
 
 use crate::hot::HotRules;
-use crate::piece_list::PieceList;
 use crate::position::Phase;
 use crate::rules::{Opening, Relocation, TouchMove};
 use crate::{Action, ActionList, Bitboard, Cell, Direction, PieceKind, Position, Rng, Side};
@@ -29,8 +28,6 @@ enum Kind {
         next_ring: bool,
     },
     Normal {
-        /// The active guards of the side to move (the random draw picks among them).
-        guards: Bitboard,
         /// Destinations of guard steps in each direction.
         guard_to: [Bitboard; 6],
         queen: Option<Cell>,
@@ -182,18 +179,12 @@ impl StepWeights {
     }
 }
 
-/// The place in [`Drawn::Step`] of a piece drawn from the sets, not from a list.
-pub(crate) const UNLISTED: u8 = u8::MAX;
-
 /// What [`draw_step`] drew: a step with the kind of the piece that steps (so that playing
 /// it needs no look-up of the piece), a pass, or nothing when there is no action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Drawn {
     /// A step of the side's piece of `kind` from `from` to `to`.
     Step {
-        /// The piece's place in its side's [`PieceList`], where the draw knows it
-        /// ([`UNLISTED`] otherwise).
-        piece: u8,
         /// The piece's kind.
         kind: PieceKind,
         /// Where it stands.
@@ -210,7 +201,7 @@ pub(crate) enum Drawn {
 impl Drawn {
     /// The action drawn, if any.
     #[inline(always)]
-    pub(crate) fn action(self) -> Option<Action> {
+    fn action(self) -> Option<Action> {
         match self {
             Drawn::Step { from, to, .. } => Some(Action::Step { from, to }),
             Drawn::Pass => Some(Action::Pass),
@@ -223,8 +214,8 @@ impl Drawn {
 /// `queen_to` and a pass where `pass`; [`Drawn::Nothing`] when there is none (a forced
 /// pass is the caller's). One draw of `rng` when there is an action: `k` below their
 /// number picks, in order, the queen's steps, the guards' direction by direction, the
-/// pass. What [`draw_by_slots`] falls back on, shared by [`LegalActions::random`] and
-/// the playout fast path, so both play the same games.
+/// pass. The one statement of the draw, shared by [`LegalActions::random`] and
+/// [`LegalActions::random_of`], so both play the same games.
 #[inline(always)]
 fn draw_step(
     guard_to: [Bitboard; 6],
@@ -242,7 +233,6 @@ fn draw_step(
     let mut k = rng.below(total);
     if k < queen_count {
         return Drawn::Step {
-            piece: UNLISTED,
             kind: PieceKind::Queen,
             from: queen.expect("queen steps need a queen"),
             to: queen_to.nth(k),
@@ -253,7 +243,6 @@ fn draw_step(
         if k < counts[d.index()] {
             let to = guard_to[d.index()].nth(k);
             return Drawn::Step {
-                piece: UNLISTED,
                 kind: PieceKind::Guard,
                 from: to.step_unchecked(d.opposite()),
                 to,
@@ -262,42 +251,6 @@ fn draw_step(
         k -= counts[d.index()];
     }
     Drawn::Pass
-}
-
-/// How many tries [`draw_by_slots`] makes from one 64-bit random number (five bits each).
-const SLOT_TRIES: u32 = 12;
-
-/// The slot of a pass in [`draw_by_slots`]: after the 28 slots of the seven pieces.
-const PASS_SLOT: u64 = 28;
-
-/// A uniformly random action of normal play by rejection, the first stage of every random
-/// draw of a step. Each try takes five bits of one random number: a slot of 32, which is a
-/// piece (0 the queen, 1 to 6 the guards in cell order: the slots of a [`PieceList`]) and
-/// one of the four cells it may step to ([`Cell::step_slot`]), or a pass (slot 28, when
-/// `pass`), or nothing (29-31). `try_step(piece, slot)` says which step that is if it is
-/// legal; the first legal try is drawn. Every legal action has the same chance, 1/32, at
-/// each try, so the draw is uniform. `None` after [`SLOT_TRIES`] misses: the caller then
-/// draws from the full sets with [`draw_step`] (uniform too, and the way a position without
-/// a step is found), so the whole draw is uniform. A few tries cost far less than the sets.
-#[inline(always)]
-fn draw_by_slots(
-    rng: &mut Rng,
-    pass: bool,
-    mut try_step: impl FnMut(usize, usize) -> Option<Drawn>,
-) -> Option<Drawn> {
-    let mut bits = rng.next_u64();
-    for _ in 0..SLOT_TRIES {
-        let slot = bits & 31;
-        bits >>= 5;
-        if slot < PASS_SLOT {
-            if let Some(step) = try_step(slot as usize >> 2, slot as usize & 3) {
-                return Some(step);
-            }
-        } else if slot == PASS_SLOT && pass {
-            return Some(Drawn::Pass);
-        }
-    }
-    None
 }
 
 impl LegalActions {
@@ -344,7 +297,6 @@ impl LegalActions {
             Phase::Normal => {
                 let steps = Steps::of_in(hot, position);
                 Kind::Normal {
-                    guards: steps.guards,
                     guard_to: Direction::ALL.map(|d| steps.guard_to(d)),
                     queen: steps.queen,
                     queen_to: steps.queen_to,
@@ -413,46 +365,7 @@ impl LegalActions {
     /// `hot` (those of the position), with the kind of the piece that steps.
     #[inline(always)]
     pub(crate) fn random_step_in(hot: impl HotRules, position: &Position, rng: &mut Rng) -> Drawn {
-        let list = PieceList::of(position, position.to_move());
-        let empty = position.empty_cells();
-        LegalActions::random_step_listed(hot, position, &list, |to| empty.contains(to), rng)
-    }
-
-    /// [`LegalActions::random_step_in`] with the pieces of the side to move listed in
-    /// `list` (`PieceList::of(position, position.to_move())`) and `is_empty` telling the
-    /// empty cells: playouts keep both up to date instead of building them at every ply.
-    #[inline(always)]
-    pub(crate) fn random_step_listed(
-        hot: impl HotRules,
-        position: &Position,
-        list: &PieceList,
-        is_empty: impl Fn(Cell) -> bool,
-        rng: &mut Rng,
-    ) -> Drawn {
         debug_assert_eq!(position.phase(), Phase::Normal);
-        debug_assert_eq!(*list, PieceList::of(position, position.to_move()));
-        let me = position.to_move();
-        let pass = position.rules().touch_move() == TouchMove::On;
-        let tried = draw_by_slots(rng, pass, |piece, slot| {
-            let (kind, from) = list.piece(piece);
-            let to = from.step_slot(kind == PieceKind::Guard, slot)?;
-            let open =
-                is_empty(to) && !LegalActions::intervention_forbids_in(hot, position, me, to);
-            let piece = piece as u8;
-            open.then_some(Drawn::Step {
-                piece,
-                kind,
-                from,
-                to,
-            })
-        });
-        tried.unwrap_or_else(|| LegalActions::random_step_from_sets(hot, position, rng))
-    }
-
-    /// [`LegalActions::random_step_listed`] after its tries missed: a draw from the full
-    /// sets (out of line: rare).
-    #[inline(never)]
-    fn random_step_from_sets(hot: impl HotRules, position: &Position, rng: &mut Rng) -> Drawn {
         let steps = Steps::of_in(hot, position);
         let guard_to = Direction::ALL.map(|d| steps.guard_to(d));
         match draw_step(guard_to, steps.queen, steps.queen_to, steps.pass, rng) {
@@ -752,34 +665,12 @@ impl LegalActions {
                 })
             }
             Kind::Normal {
-                guards,
                 guard_to,
                 queen,
                 queen_to,
                 pass,
                 ..
-            } => {
-                let list = PieceList::from_sets(queen, guards);
-                draw_by_slots(rng, pass, |piece, slot| {
-                    let (kind, from) = list.piece(piece);
-                    let guard = kind == PieceKind::Guard;
-                    let to = from.step_slot(guard, slot)?;
-                    let legal = if guard {
-                        guard_to[from.direction_to(to)?.index()].contains(to)
-                    } else {
-                        queen_to.contains(to)
-                    };
-                    let piece = piece as u8;
-                    legal.then_some(Drawn::Step {
-                        piece,
-                        kind,
-                        from,
-                        to,
-                    })
-                })
-                .unwrap_or_else(|| draw_step(guard_to, queen, queen_to, pass, rng))
-                .action()
-            }
+            } => draw_step(guard_to, queen, queen_to, pass, rng).action(),
         };
         match action {
             None if self.forced_pass() => Some(Action::Pass),
@@ -812,22 +703,11 @@ impl LegalActions {
     /// (the ends of any triple whose middle is `to` are neighbours of `to`).
     #[inline(always)]
     fn intervention_forbids(position: &Position, me: Side, to: Cell) -> bool {
-        LegalActions::intervention_forbids_in(position.rules(), position, me, to)
-    }
-
-    /// [`LegalActions::intervention_forbids`] under the hot switches `hot`.
-    #[inline(always)]
-    fn intervention_forbids_in(
-        hot: impl HotRules,
-        position: &Position,
-        me: Side,
-        to: Cell,
-    ) -> bool {
-        if hot.intervention() != crate::Intervention::Forbidden {
+        if position.rules().intervention() != crate::Intervention::Forbidden {
             return false;
         }
-        let near = position.flankers_in(hot, !me) & to.neighbor_set();
-        near.count() >= 2 && position.between_in(hot, near).contains(to)
+        let near = position.flankers(!me) & to.neighbor_set();
+        near.count() >= 2 && position.between(near).contains(to)
     }
 }
 

@@ -3,11 +3,8 @@
 
 use crate::hot::{with_fixed_rules, HotRules};
 use crate::movegen::Drawn;
-use crate::piece_list::TrackedPieces;
 use crate::repetition::RepetitionTable;
-use crate::{
-    Action, Bitboard, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination,
-};
+use crate::{Action, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination};
 
 /// Plays uniformly random legal actions until the game ends or `max_plies` plies have been
 /// played in total (then the game is adjudicated a `move-limit` draw). Returns the number
@@ -193,111 +190,53 @@ fn lean_playout_in(
     }
     let mut position = start;
     let mut plies = 0;
-    // The pieces of both sides in draw order and the occupied cells, followed step by step
-    // (rebuilt after the rare plies that capture, relocate or place).
-    let mut tracked = TrackedPieces::of(&position);
     // The start has occurred once: no repetition yet.
-    if let Some(outcome) = start.outcome_after_action(!start.to_move(), || false) {
-        return (outcome, position, 0);
-    }
-    let outcome = loop {
+    let mut outcome = start.outcome_after_action(!start.to_move(), || false);
+    while outcome.is_none() {
+        // A step in normal play (nearly every ply); a pass, relocation or placement
+        // otherwise, played by the general code.
+        let (drawn, rare) = if position.in_normal_play() {
+            (LegalActions::random_step_in(hot, &position, rng), None)
+        } else {
+            let action = LegalActions::random_rare(&position, rng);
+            (Drawn::Nothing, action)
+        };
+        if drawn == Drawn::Nothing && rare.is_none() {
+            outcome = Some(Outcome {
+                result: GameResult::win_for(!position.to_move()),
+                termination: Termination::NoMoves,
+            });
+            break;
+        }
+        if plies >= max_plies {
+            outcome = Some(Outcome {
+                result: GameResult::Draw,
+                termination: Termination::MoveLimit,
+            });
+            break;
+        }
         let mover = position.to_move();
-        // A step in normal play (nearly every ply) is played here; a pass, a relocation, a
-        // placement, the no-move rule and the ply limit out of line.
-        let drawn = position.in_normal_play().then(|| {
-            let is_empty = |cell| tracked.is_empty(cell);
-            LegalActions::random_step_listed(hot, &position, tracked.list(mover), is_empty, rng)
-        });
-        let step_to = match drawn {
-            Some(Drawn::Step {
-                piece,
-                kind,
-                from,
-                to,
-            }) if plies < max_plies => {
-                let captures = position.play_step_of_in(hot, kind, from, to);
-                tracked.stepped(mover, piece, from, to);
-                if captures.any() {
-                    follow_captures(&mut tracked, &position, mover, captures);
-                }
-                Some(to)
+        match (drawn, rare) {
+            (Drawn::Step { kind, from, to }, _) => position.play_step_of_in(hot, kind, from, to),
+            (Drawn::Pass, _) => position.play_unchecked(Action::Pass),
+            (Drawn::Nothing, action) => {
+                position.play_unchecked(action.expect("a rare action was drawn"))
             }
-            _ => match rare_ply(&mut position, &mut tracked, drawn, plies >= max_plies, rng) {
-                Ok(()) => None,
-                Err(outcome) => break outcome,
-            },
         };
         plies += 1;
-        let repeated = || limit.is_some_and(|limit| occurred.add(position.hash()) >= limit);
-        if let Some(outcome) = position.outcome_after_step_in(hot, mover, step_to, repeated) {
-            break outcome;
-        }
-    };
-    (outcome, position, plies)
-}
-
-/// A ply of [`lean_playout_in`] other than a step of normal play within the ply limit:
-/// `drawn` is what normal play drew (a pass, no action, or a step beyond the limit), or
-/// `None` in a placement or relocation phase, whose action is drawn here. Plays it and
-/// brings `tracked` up to date, or says how the game ends first: by the no-move rule, then
-/// (`at_limit`) the ply limit.
-#[inline(never)]
-fn rare_ply(
-    position: &mut Position,
-    tracked: &mut TrackedPieces,
-    drawn: Option<Drawn>,
-    at_limit: bool,
-    rng: &mut Rng,
-) -> Result<(), Outcome> {
-    let mover = position.to_move();
-    let action = match drawn {
-        Some(drawn) => drawn.action(),
-        None => LegalActions::random_rare(position, rng),
-    };
-    let Some(action) = action else {
-        return Err(Outcome {
-            result: GameResult::win_for(!mover),
-            termination: Termination::NoMoves,
-        });
-    };
-    if at_limit {
-        return Err(Outcome {
-            result: GameResult::Draw,
-            termination: Termination::MoveLimit,
+        let step_to = match drawn {
+            Drawn::Step { to, .. } => Some(to),
+            _ => None,
+        };
+        outcome = position.outcome_after_step_in(hot, mover, step_to, || {
+            limit.is_some_and(|limit| occurred.add(position.hash()) >= limit)
         });
     }
-    let captures = position.play_unchecked(action);
-    let moved = match action {
-        Action::Step { from, to } | Action::Relocate { from, to } => from.bit() | to.bit(),
-        Action::Place { to, .. } => to.bit(),
-        Action::Pass => Bitboard::EMPTY,
-    };
-    if moved.any() {
-        tracked.refresh_cells(position, moved);
-        tracked.refresh_list(position, mover);
-    }
-    if captures.any() {
-        follow_captures(tracked, position, mover, captures);
-    }
-    Ok(())
-}
-
-/// Brings `tracked` up to date after `mover`'s action in `position` captured `captures`:
-/// the cells (captured pieces leave them under `relocation=removed`) and the lists of the
-/// sides that lost a piece (the other side; the mover too under the suicide rule).
-fn follow_captures(
-    tracked: &mut TrackedPieces,
-    position: &Position,
-    mover: crate::Side,
-    captures: Bitboard,
-) {
-    tracked.refresh_cells(position, captures);
-    for side in [mover, !mover] {
-        let removed = position.rules().relocation() == crate::Relocation::Removed;
-        if removed || (captures & position.side_pieces(side)).any() {
-            tracked.refresh_list(position, side);
-        }
-    }
+    (
+        outcome.expect("the loop ends with an outcome"),
+        position,
+        plies,
+    )
 }
 
 #[cfg(test)]
