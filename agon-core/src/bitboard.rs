@@ -67,12 +67,6 @@ impl Bitboard {
         Bitboard(self.0 & !other.0)
     }
 
-    /// The set when `keep`, else the empty set (a mask, not a branch).
-    #[inline(always)]
-    pub(crate) const fn masked(self, keep: bool) -> Bitboard {
-        Bitboard(self.0 & 0u128.wrapping_sub(keep as u128))
-    }
-
     /// The lowest cell of the set (in (file, rank) order).
     #[inline]
     pub fn first(self) -> Option<Cell> {

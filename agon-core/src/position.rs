@@ -758,9 +758,9 @@ impl Position {
     fn move_piece(&mut self, side: Side, kind: PieceKind, from: Cell, to: Cell) {
         let change = from.bit() | to.bit();
         self.sides[side.index()] ^= change;
-        // The queen's set follows her without a branch on the kind (a random mover's kind
-        // is unpredictable).
-        self.queens ^= change.masked(kind == PieceKind::Queen);
+        if kind == PieceKind::Queen {
+            self.queens ^= change;
+        }
         self.hash ^= piece_key(side, kind, false, from) ^ piece_key(side, kind, false, to);
     }
 
