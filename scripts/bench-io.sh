@@ -7,12 +7,15 @@
 # Usage: scripts/bench-io.sh [WORK_DIR]   (default: a new temporary directory, removed after)
 #   GAMES=N          games of the memory runs (default 1000000)
 #   CORPUS_GAMES=N   games of the validation corpus (default 20000)
+#   VALIDATE_ROUNDS=N  runs of `agon validate` on it (default 3; the block gives each
+#                    figure's range over them)
 # Needs valgrind and GNU time (/usr/bin/time). Takes tens of minutes on two busy cores and
 # a few GB of disk; the corpus and the runs are written under WORK_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${GAMES:-1000000}"
 corpus_games="${CORPUS_GAMES:-20000}"
+validate_rounds="${VALIDATE_ROUNDS:-3}"
 work="${1:-}"
 if [[ -z "$work" ]]; then
     work="$(mktemp -d)"
@@ -43,12 +46,24 @@ corpus="$work/corpus"
 rm -rf "$corpus" "$work/small"
 "$selfplay" run --agent random --games "$corpus_games" --seed 1 --out "$corpus" >/dev/null 2>&1
 actions=$(plies "$corpus/games.csv")
-/usr/bin/time -v -o "$work/time.txt" "$agon" validate --threads 1 -q "$corpus/games.agn"
-user=$(field 'User time (seconds)' "$work/time.txt")
-sys=$(field 'System time (seconds)' "$work/time.txt")
-faults=$(field 'Minor (reclaiming a frame) page faults' "$work/time.txt")
-rate=$(awk -v a="$actions" -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", a / (u + s) / 1e6 }')
-kernel=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", 100 * s / (u + s) }')
+# VALIDATE_ROUNDS runs (one CPU-second figure swings with the shared machine): the range of
+# each figure over them.
+: >"$work/validate.txt"
+for ((round = 1; round <= validate_rounds; round++)); do
+    /usr/bin/time -v -o "$work/time.txt" "$agon" validate --threads 1 -q "$corpus/games.agn"
+    echo "$(field 'User time (seconds)' "$work/time.txt") $(field 'System time (seconds)' "$work/time.txt") $(field 'Minor (reclaiming a frame) page faults' "$work/time.txt")" >>"$work/validate.txt"
+done
+# `range AWK_EXPRESSION FORMAT`: the lowest and highest value over the rounds ($1 user
+# seconds, $2 system seconds, $3 page faults).
+range() {
+    awk -v a="$actions" "{ v = $1; if (NR == 1 || v < lo) lo = v; if (NR == 1 || v > hi) hi = v }
+        END { if (lo == hi) printf \"$2\", lo; else printf \"$2-$2\", lo, hi }" "$work/validate.txt"
+}
+user=$(range '$1' '%.2f')
+sys=$(range '$2' '%.2f')
+faults=$(range '$3' '%d')
+rate=$(range 'a / ($1 + $2) / 1e6' '%.1f')
+kernel=$(range '100 * $2 / ($1 + $2)' '%.1f')
 # Instructions per action (callgrind) on a tenth of the corpus, minus an empty input's.
 small="$work/small"
 "$selfplay" run --agent random --games $((corpus_games / 10)) --seed 1 --out "$small" >/dev/null 2>&1
@@ -91,7 +106,7 @@ cat <<EOF
 Measured at commit $commit with \`scripts/bench-io.sh\` (release build, one process at a
 time on a shared 2-core machine; CPU seconds from \`/usr/bin/time -v\`).
 
-| \`agon validate --threads 1\` on $corpus_games random games | value |
+| \`agon validate --threads 1\` on $corpus_games random games ($validate_rounds runs: the range) | value |
 | --- | --- |
 | actions validated | $actions |
 | user / system CPU seconds | $user / $sys |
