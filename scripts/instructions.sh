@@ -45,6 +45,19 @@ for limit in 100 1000; do
     total=$(instructions playout --games 300 --max-plies $limit --threads 1 --json --no-progress)
     echo "| \`agon playout --games 300 --max-plies $limit --threads 1\` | $actions actions | $total | $(per "$total" "$base_playout" "$actions") per action |"
 done
+# Mispredicted branches of a random action, in cachegrind's branch simulation (a simple
+# predictor, so the count is a model of the hardware's, but deterministic like the
+# instructions): what a lower instruction count can cost, since a mispredicted branch costs
+# the time of some 40 instructions.
+mispredicts() {
+    valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes --cachegrind-out-file=/dev/null \
+        "$agon" "$@" 2>&1 >/dev/null | sed -n 's/.*Mispredicts: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
+json=$("$agon" playout --games 300 --threads 1 --json --no-progress)
+actions=$(sed -n 's/.*"actions":\([0-9]*\).*/\1/p' <<<"$json")
+missed=$(mispredicts playout --games 300 --threads 1 --json --no-progress)
+missed_base=$(mispredicts playout --games 0 --threads 1 --json --no-progress)
+echo "| \`agon playout --games 300 --threads 1\` (cachegrind's branch simulation) | $actions actions | $missed mispredicted branches | $(awk -v t="$missed" -v b="$missed_base" -v n="$actions" 'BEGIN { printf "%.2f", (t - b) / n }') per action |"
 base_perft=$(instructions perft 0)
 for depth in 3 4 5; do
     leaves=$("$agon" perft $depth | tail -1)
