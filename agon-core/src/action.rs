@@ -46,6 +46,16 @@ impl Action {
         }
     }
 
+    /// The cell a step arrives on; `None` for any other action (what the step shortcut of
+    /// `Position::outcome_after_step_in` is told).
+    #[inline]
+    pub(crate) fn step_destination(self) -> Option<Cell> {
+        match self {
+            Action::Step { to, .. } => Some(to),
+            _ => None,
+        }
+    }
+
     /// The cell a piece leaves, if any.
     pub fn origin(self) -> Option<Cell> {
         match self {

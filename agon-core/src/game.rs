@@ -203,15 +203,12 @@ impl Game {
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let count = self.occurred.add(self.position.hash());
-        let step_to = match action {
-            Action::Step { to, .. } => Some(to),
-            _ => None,
-        };
-        self.decided =
-            self.position
-                .outcome_after_step_in(self.position.rules(), mover, step_to, || {
-                    self.is_repetition_draw(count)
-                });
+        self.decided = self.position.outcome_after_step_in(
+            self.position.rules(),
+            mover,
+            action.step_destination(),
+            || self.is_repetition_draw(count),
+        );
         self.legal = OnceLock::new();
         captures
     }

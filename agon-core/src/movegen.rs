@@ -224,7 +224,7 @@ fn draw_step(
     pass: bool,
     rng: &mut Rng,
 ) -> Drawn {
-    // The seven sets in draw order, and where each ends in the numbering of the actions.
+    // The seven sets in draw order.
     let sets = [
         queen_to,
         guard_to[0],

@@ -535,7 +535,9 @@ impl Position {
     /// other side's formation (a capture can remove its last outlying guard), repetition
     /// (`repeated` says whether the position has now occurred often enough; it is asked
     /// only when nothing before decides), the `ludii` double pass. The one statement of
-    /// this order, shared by [`crate::Game`] and the agents' search.
+    /// this order, shared by the agents' search, perft and (through the step shortcut of
+    /// `outcome_after_step_in`, which may skip the board's tests) [`crate::Game`] and the
+    /// playouts.
     #[inline]
     pub fn outcome_after_action(
         &self,
@@ -946,10 +948,7 @@ mod tests {
             position.legal().for_each(|action| {
                 let mut next = position;
                 next.play_unchecked(action);
-                let step_to = match action {
-                    Action::Step { to, .. } => Some(to),
-                    _ => None,
-                };
+                let step_to = action.step_destination();
                 for repeated in [false, true] {
                     let general = next.outcome_after_action(mover, || repeated);
                     let shortcut = next.outcome_after_step_in(rules, mover, step_to, || repeated);
