@@ -710,7 +710,7 @@ impl LegalActions {
     #[inline]
     pub fn allows(position: &Position, action: Action) -> bool {
         match action {
-            Action::Step { from, to } if position.phase() == Phase::Normal => {
+            Action::Step { from, to } if position.in_normal_play() => {
                 let me = position.to_move();
                 let guard = !position.pieces(me, PieceKind::Queen).contains(from);
                 position.active(me).contains(from)
