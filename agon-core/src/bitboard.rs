@@ -81,13 +81,7 @@ impl Bitboard {
     #[inline]
     pub fn nth(self, k: usize) -> Cell {
         debug_assert!(k < self.count() as usize);
-        let low = self.0 as u64;
-        let low_count = low.count_ones() as usize;
-        let (mut word, mut k, base) = if k < low_count {
-            (low, k, 0)
-        } else {
-            ((self.0 >> 64) as u64, k - low_count, 64)
-        };
+        let (mut word, mut k, base) = self.word_holding(k);
         while k > 0 {
             word &= word - 1;
             k -= 1;
@@ -95,20 +89,27 @@ impl Bitboard {
         Cell::from_index_unchecked((base + word.trailing_zeros()) as u8)
     }
 
+    /// The 64-bit half of the set that holds its `k`-th cell, the rank of that cell within
+    /// the half and the half's first index (the first step of [`Bitboard::nth`] and
+    /// [`Bitboard::nth_small`]).
+    #[inline(always)]
+    fn word_holding(self, k: usize) -> (u64, usize, u32) {
+        let low = self.0 as u64;
+        let low_count = low.count_ones() as usize;
+        if k < low_count {
+            (low, k, 0)
+        } else {
+            ((self.0 >> 64) as u64, k - low_count, 64)
+        }
+    }
+
     /// [`Bitboard::nth`] for the small sets of a draw (usually three cells or fewer): the
     /// same cell, chosen without a branch that depends on `k` below 3 (a draw's `k` is
     /// random, so such branches would be mispredicted about half the time).
     #[inline(always)]
-    pub fn nth_small(self, k: usize) -> Cell {
+    pub(crate) fn nth_small(self, k: usize) -> Cell {
         debug_assert!(k < self.count() as usize);
-        let low = self.0 as u64;
-        let low_count = low.count_ones() as usize;
-        let in_high = k >= low_count;
-        let (mut word, k, base) = if in_high {
-            ((self.0 >> 64) as u64, k - low_count, 64)
-        } else {
-            (low, k, 0)
-        };
+        let (mut word, k, base) = self.word_holding(k);
         // Clears the lowest cell when `k` exceeds `skipped` (a mask, not a branch).
         let skip = |word: u64, skipped: usize| {
             word ^ (word & word.wrapping_neg() & 0u64.wrapping_sub((k > skipped) as u64))
