@@ -174,9 +174,10 @@ fn count<const BULK: bool>(
             path,
         };
         let captures = child.position.play_in(hot, action);
+        let step_to = action.step_destination();
         let ended = child
             .position
-            .outcome_after_action_in(hot, mover, || history.repeated(&child));
+            .outcome_after_step_in(hot, mover, step_to, || history.repeated(&child));
         if !BULK && depth == 1 {
             // A leaf: adjudicated as a game would (the no-move rule included), counted.
             let no_moves = ended.is_none()

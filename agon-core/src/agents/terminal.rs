@@ -4,7 +4,7 @@
 
 use super::history::History;
 use crate::hot::HotRules;
-use crate::{Position, Side};
+use crate::{Action, Outcome, Position, Side};
 
 /// A finished game as the search sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,18 +18,30 @@ pub(crate) enum Terminal {
 /// Whether the game ends with `position`, just reached by an action of `mover`.
 #[inline]
 pub(crate) fn judge(position: &Position, mover: Side, history: &History) -> Option<Terminal> {
-    judge_in(position.rules(), position, mover, history)
+    terminal(position.outcome_after_action(mover, || history.is_draw(position)))
 }
 
-/// [`judge`] under the hot switches `hot` (those of the position's rules).
+/// [`judge`] under the hot switches `hot` (those of the position's rules), for the
+/// position `action` just made: after a step that ends beyond ring 1 the mover's formation
+/// is not tested (it cannot have changed: [`Position::outcome_after_step_in`]).
 #[inline(always)]
 pub(crate) fn judge_in(
     hot: impl HotRules,
     position: &Position,
     mover: Side,
+    action: Action,
     history: &History,
 ) -> Option<Terminal> {
-    let outcome = position.outcome_after_action_in(hot, mover, || history.is_draw(position))?;
+    let outcome = position.outcome_after_step_in(hot, mover, action.step_destination(), || {
+        history.is_draw(position)
+    });
+    terminal(outcome)
+}
+
+/// The search's view of an outcome.
+#[inline(always)]
+fn terminal(outcome: Option<Outcome>) -> Option<Terminal> {
+    let outcome = outcome?;
     Some(match outcome.result.winner() {
         Some(side) => Terminal::Win(side),
         None => Terminal::Draw,

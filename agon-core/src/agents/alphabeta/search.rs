@@ -355,7 +355,7 @@ impl Searcher {
             let action = entry.0;
             let mut child = *root;
             child.play_in(hot, action);
-            let score = match judge_in(hot, &child, mover, &self.history) {
+            let score = match judge_in(hot, &child, mover, action, &self.history) {
                 Some(t) => self.terminal_score(t, me, 1),
                 None => {
                     let same = features::decider(&child) == me;
@@ -566,7 +566,7 @@ impl Searcher {
             };
             let mut child = *pos;
             let taken = child.play_in(hot, action) & pos.side_pieces(!mover);
-            let score = match judge_in(hot, &child, mover, &self.history) {
+            let score = match judge_in(hot, &child, mover, action, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = features::decider(&child) == me;
@@ -813,7 +813,7 @@ impl Searcher {
             let action = self.lists[ply][i];
             let mut child = *pos;
             child.play_in(hot, action);
-            let score = match judge_in(hot, &child, mover, &self.history) {
+            let score = match judge_in(hot, &child, mover, action, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
                     let same = features::decider(&child) == me;
