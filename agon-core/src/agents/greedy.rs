@@ -103,7 +103,7 @@ impl Agent for GreedyAgent {
         for &action in list.iter() {
             let mut child = *root;
             child.play_unchecked(action);
-            let score = match judge(&child, mover, &self.history) {
+            let score = match judge(&child, mover, action, &self.history) {
                 Some(Terminal::Win(side)) if side == me => WIN,
                 Some(Terminal::Win(_)) => -WIN,
                 Some(Terminal::Draw) => 0,

@@ -4,7 +4,7 @@
 
 use super::history::History;
 use crate::hot::HotRules;
-use crate::{Action, Outcome, Position, Side};
+use crate::{Action, Position, Side};
 
 /// A finished game as the search sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,15 +15,20 @@ pub(crate) enum Terminal {
     Draw,
 }
 
-/// Whether the game ends with `position`, just reached by an action of `mover`.
+/// Whether the game ends with `position`, just reached by `action` of `mover`.
 #[inline]
-pub(crate) fn judge(position: &Position, mover: Side, history: &History) -> Option<Terminal> {
-    terminal(position.outcome_after_action(mover, || history.is_draw(position)))
+pub(crate) fn judge(
+    position: &Position,
+    mover: Side,
+    action: Action,
+    history: &History,
+) -> Option<Terminal> {
+    judge_in(position.rules(), position, mover, action, history)
 }
 
-/// [`judge`] under the hot switches `hot` (those of the position's rules), for the
-/// position `action` just made: after a step that ends beyond ring 1 the mover's formation
-/// is not tested (it cannot have changed: [`Position::outcome_after_step_in`]).
+/// [`judge`] under the hot switches `hot` (those of the position's rules). After a step
+/// that ends beyond ring 1 the mover's formation is not tested: it cannot have changed
+/// ([`Position::outcome_after_step_in`]).
 #[inline(always)]
 pub(crate) fn judge_in(
     hot: impl HotRules,
@@ -32,16 +37,9 @@ pub(crate) fn judge_in(
     action: Action,
     history: &History,
 ) -> Option<Terminal> {
-    let outcome = position.outcome_after_step_in(hot, mover, action.step_destination(), || {
-        history.is_draw(position)
-    });
-    terminal(outcome)
-}
-
-/// The search's view of an outcome.
-#[inline(always)]
-fn terminal(outcome: Option<Outcome>) -> Option<Terminal> {
-    let outcome = outcome?;
+    let step_to = action.step_destination();
+    let outcome =
+        position.outcome_after_step_in(hot, mover, step_to, || history.is_draw(position))?;
     Some(match outcome.result.winner() {
         Some(side) => Terminal::Win(side),
         None => Terminal::Draw,

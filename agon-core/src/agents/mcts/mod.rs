@@ -255,7 +255,7 @@ impl MctsAgent {
         for &action in list.iter() {
             let mut child = root;
             child.play_unchecked(action);
-            if judge(&child, root.to_move(), &self.history) == Some(Terminal::Win(me)) {
+            if judge(&child, root.to_move(), action, &self.history) == Some(Terminal::Win(me)) {
                 self.tree = None;
                 return self.finish(action, 0, 0, 1.0, 0, start);
             }

@@ -178,7 +178,7 @@ impl Tree {
             let mut child = *pos;
             child.play_unchecked(action);
             let mut node = Node::new(action);
-            let white = match judge(&child, mover, cx.history) {
+            let white = match judge(&child, mover, action, cx.history) {
                 Some(t) => {
                     let r = match t {
                         Terminal::Win(side) => playout::win_for(side),
