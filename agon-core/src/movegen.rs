@@ -520,9 +520,11 @@ impl LegalActions {
     /// Whether an action is legal: a membership test on the sets, far cheaper than
     /// [`Position::check`] (which agrees with it and explains refusals).
     pub fn contains(&self, action: Action) -> bool {
-        match (self.kind, action) {
+        // Matched by reference: a match on a copy of the sets moved them all to the stack
+        // before testing one.
+        match (&self.kind, action) {
             (Kind::Placement { kind, to }, Action::Place { kind: k, to: c }) => {
-                kind == k && to.contains(c)
+                *kind == k && to.contains(c)
             }
             (
                 Kind::Relocation {
@@ -531,7 +533,7 @@ impl LegalActions {
                     next_ring,
                 },
                 Action::Relocate { from: f, to: c },
-            ) => from.contains(f) && relocation_targets(f, to, next_ring).contains(c),
+            ) => from.contains(f) && relocation_targets(f, *to, *next_ring).contains(c),
             (
                 Kind::Normal {
                     guard_to,
@@ -541,7 +543,7 @@ impl LegalActions {
                 },
                 Action::Step { from, to },
             ) => {
-                if queen == Some(from) {
+                if *queen == Some(from) {
                     queen_to.contains(to)
                 } else {
                     // The guard sets are translated sources: `to` in direction d's set
@@ -550,7 +552,7 @@ impl LegalActions {
                         .is_some_and(|d| guard_to[d.index()].contains(to))
                 }
             }
-            (Kind::Normal { pass, .. }, Action::Pass) => pass || self.is_forced_pass(),
+            (Kind::Normal { pass, .. }, Action::Pass) => *pass || self.is_forced_pass(),
             _ => false,
         }
     }
