@@ -332,7 +332,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Cell, PieceKind, Rng};
+    use crate::{Cell, Phase, PieceKind, Rng};
 
     /// Every action the direct tests may meet in `position`: steps between every cell and
     /// every cell within two of it (adjacent or not, outward, onto the throne), the pass,
@@ -362,6 +362,7 @@ mod tests {
     fn direct_tests_agree_with_the_legal_actions() {
         let actions = candidate_actions();
         let mut checked = 0;
+        let mut relocations = 0;
         for rules in Rules::single_switch_variants()
             .into_iter()
             .chain([Rules::LUDII])
@@ -372,8 +373,19 @@ mod tests {
                 while !game.is_over() && game.ply_count() < 400 {
                     let position = *game.position();
                     let legal = LegalActions::of(&position);
-                    if game.ply_count().is_multiple_of(5) {
-                        for &action in &actions {
+                    let relocation = position.phase() == Phase::Relocation;
+                    if game.ply_count().is_multiple_of(5) || relocation {
+                        // In the relocation phase, relocations from and to every cell.
+                        let far = relocation
+                            .then(|| {
+                                Cell::all().flat_map(|from| {
+                                    Cell::all().map(move |to| Action::Relocate { from, to })
+                                })
+                            })
+                            .into_iter()
+                            .flatten();
+                        relocations += usize::from(relocation);
+                        for action in actions.iter().copied().chain(far) {
                             assert_eq!(
                                 LegalActions::allows(&position, action),
                                 legal.contains(action),
@@ -393,6 +405,7 @@ mod tests {
             }
         }
         assert!(checked > 1_000, "{checked}");
+        assert!(relocations > 100, "{relocations}");
     }
 
     /// Undo forgets the kept legal actions: they are those of the position taken back to.
