@@ -679,7 +679,7 @@ impl Position {
         match action {
             Action::Step { from, to } => self.play_step_in(rules, from, to),
             other => {
-                let captures = self.play_rare(other);
+                let captures = self.play_rare(rules, other);
                 self.pass_turn();
                 captures
             }
@@ -717,9 +717,11 @@ impl Position {
         self.hash ^= side_key();
     }
 
-    /// A relocation, placement or pass of the side to move (out of line: rare in play).
+    /// A relocation, placement or pass of the side to move, under the hot switches `rules`
+    /// (out of line: rare in play; in the search's midgame, where captured pieces wait, it
+    /// plays most children).
     #[inline(never)]
-    fn play_rare(&mut self, action: Action) -> Bitboard {
+    fn play_rare(&mut self, rules: impl HotRules, action: Action) -> Bitboard {
         let me = self.to_move;
         let mut captures = Bitboard::EMPTY;
         match action {
@@ -730,7 +732,7 @@ impl Position {
                 self.captured &= !from.bit();
                 self.move_piece(me, kind, from, to);
                 if self.rules.relocations_interact() {
-                    captures = self.resolve_arrival(self.rules, to);
+                    captures = self.resolve_arrival(rules, to);
                 }
                 self.passes = 0;
             }
