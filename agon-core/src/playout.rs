@@ -218,9 +218,9 @@ fn lean_playout_in(
         let mover = position.to_move();
         match (drawn, rare) {
             (Drawn::Step { kind, from, to }, _) => position.play_step_of_in(hot, kind, from, to),
-            (Drawn::Pass, _) => position.play_unchecked(Action::Pass),
+            (Drawn::Pass, _) => position.play_in(hot, Action::Pass),
             (Drawn::Nothing, action) => {
-                position.play_unchecked(action.expect("a rare action was drawn"))
+                position.play_in(hot, action.expect("a rare action was drawn"))
             }
         };
         plies += 1;
