@@ -361,6 +361,10 @@ mod tests {
     #[test]
     fn direct_tests_agree_with_the_legal_actions() {
         let actions = candidate_actions();
+        // In the relocation phase also relocations from and to every cell.
+        let relocations_anywhere: Vec<Action> = Cell::all()
+            .flat_map(|from| Cell::all().map(move |to| Action::Relocate { from, to }))
+            .collect();
         let mut checked = 0;
         let mut relocations = 0;
         for rules in Rules::single_switch_variants()
@@ -375,17 +379,13 @@ mod tests {
                     let legal = LegalActions::of(&position);
                     let relocation = position.phase() == Phase::Relocation;
                     if game.ply_count().is_multiple_of(5) || relocation {
-                        // In the relocation phase, relocations from and to every cell.
-                        let far = relocation
-                            .then(|| {
-                                Cell::all().flat_map(|from| {
-                                    Cell::all().map(move |to| Action::Relocate { from, to })
-                                })
-                            })
-                            .into_iter()
-                            .flatten();
+                        let far: &[Action] = if relocation {
+                            &relocations_anywhere
+                        } else {
+                            &[]
+                        };
                         relocations += usize::from(relocation);
-                        for action in actions.iter().copied().chain(far) {
+                        for &action in actions.iter().chain(far) {
                             assert_eq!(
                                 LegalActions::allows(&position, action),
                                 legal.contains(action),

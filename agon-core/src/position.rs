@@ -535,9 +535,10 @@ impl Position {
     /// other side's formation (a capture can remove its last outlying guard), repetition
     /// (`repeated` says whether the position has now occurred often enough; it is asked
     /// only when nothing before decides), the `ludii` double pass. The one statement of
-    /// this order, shared by the agents' search, perft and (through the step shortcut of
-    /// `outcome_after_step_in`, which may skip the board's tests) [`crate::Game`] and the
-    /// playouts.
+    /// this order: the start of a game, perft's general bulk path and the MCTS playouts
+    /// ask it directly; [`crate::Game`], the random playouts, perft's walk and the agents'
+    /// judging through the step shortcut of `outcome_after_step_in`, which may skip the
+    /// board's tests.
     #[inline]
     pub fn outcome_after_action(
         &self,
