@@ -4,16 +4,29 @@
 # commit they were measured at.
 #
 # Usage: scripts/instructions.sh [AGON_BINARY]   (default: builds and uses target/release/agon)
+# The table names the commit of the build it measured: this checkout's HEAD (with "+changes"
+# when files outside docs/ differ from it) for the default build, the commit a given binary
+# embeds (`agon --version`) otherwise.
 # Needs valgrind. Each figure subtracts the cost of starting the binary (the same command with
 # nothing to do), so it is the cost of the work alone.
 set -euo pipefail
+# A binary given by a relative path is found from where the script was started.
+agon="${1:+$(realpath "$1")}"
 cd "$(dirname "$0")/.."
-agon="${1:-}"
 if [[ -z "$agon" ]]; then
     cargo build --release -q -p agon-cli
     agon="${CARGO_TARGET_DIR:-target}/release/agon"
+    commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo '+changes')"
+else
+    # A binary built elsewhere (another commit's worktree, say) is named by the commit it
+    # embeds (`agon --version`), not by this checkout's. The embedded commit is the one
+    # checked out when it was built: build it after committing.
+    commit="$("$agon" --version | sed -n 's/.*(commit \([0-9a-f]\{7\}\)[0-9a-f]*).*/\1/p')"
+    commit="${commit:-unknown (\`$("$agon" --version)\`)}"
+    if [[ "$commit" != "$(git rev-parse --short HEAD)" ]]; then
+        echo "note: $agon was built at commit $commit, this checkout is at $(git rev-parse --short HEAD)" >&2
+    fi
 fi
-commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo '+changes')"
 
 # Instructions executed by `agon ARGS...`.
 instructions() {
