@@ -15,6 +15,12 @@ set -euo pipefail
 old="${1:?usage: scripts/bench-search.sh OLD_AGON NEW_AGON}"
 new="${2:?usage: scripts/bench-search.sh OLD_AGON NEW_AGON}"
 rounds="${ROUNDS:-3}"
+for binary in "$old" "$new"; do
+    "$binary" --version >/dev/null 2>&1 || {
+        echo "scripts/bench-search.sh: $binary does not run (\`$binary --version\` failed)" >&2
+        exit 2
+    }
+done
 here="$(cd "$(dirname "$0")/.." && pwd)"
 midgame="$(tr '\n' ' ' <"$here/agon-core/benches/common/midgame.txt")"
 work="$(mktemp -d)"
@@ -34,6 +40,10 @@ search() {
     times="$( { /usr/bin/time -f '%U %S' "$1" engine <"$work/input" >"$work/output"; } 2>&1)"
     local nodes
     nodes="$(grep "^info depth $depth " "$work/output" | sed 's/.* nodes \([0-9]*\).*/\1/' | tail -1)"
+    if [[ -z "$nodes" ]]; then
+        echo "scripts/bench-search.sh: $1 did not finish the search to depth $depth" >&2
+        exit 1
+    fi
     echo "$nodes $times" | awk '{ printf "%s %.2f\n", $1, $1 / ($2 + $3) / 1e6 }' >>"$3"
 }
 
