@@ -57,6 +57,7 @@ mod illegal;
 mod movegen;
 mod outcome;
 mod perft;
+mod pieces;
 mod playout;
 mod position;
 mod repetition;
