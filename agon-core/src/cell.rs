@@ -94,19 +94,14 @@ const fn max3(a: i32, b: i32, c: i32) -> i32 {
 /// Marker in the neighbour table for "no cell there".
 const NONE: u8 = u8::MAX;
 
-/// The length of the geometry's per-index tables: every `u8`, so that a table indexed by a
-/// cell's index needs no bounds check (the indices of cells are below 121; the other
-/// entries say "no cell").
-const INDICES: usize = 256;
-
 /// Precomputed geometry, built at compile time.
 pub(crate) struct Geometry {
     /// Ring of every index (255 for off-board indices).
-    pub ring: [u8; INDICES],
+    pub ring: [u8; 128],
     /// Neighbour index in each direction, or `NONE`.
-    pub neighbor: [[u8; 6]; INDICES],
+    pub neighbor: [[u8; 6]; 128],
     /// The two neighbours on the same ring (ring >= 1), or `NONE`.
-    pub ring_neighbors: [[u8; 2]; INDICES],
+    pub ring_neighbors: [[u8; 2]; 128],
     /// All 91 cells.
     pub all: u128,
     /// Cells of each ring.
@@ -118,19 +113,19 @@ pub(crate) struct Geometry {
     /// Cells `c` whose neighbour in direction `d` is on the same ring (ring >= 1).
     pub same_ring: [u128; 6],
     /// The single bit of each index (a load is cheaper than a variable 128-bit shift).
-    pub bit: [u128; INDICES],
+    pub bit: [u128; 128],
     /// All neighbours of each cell.
-    pub neighbor_mask: [u128; INDICES],
+    pub neighbor_mask: [u128; 128],
     /// Neighbours of each cell that are not farther out (where a step may go).
-    pub step_mask: [u128; INDICES],
+    pub step_mask: [u128; 128],
     /// The two neighbours on the same ring of each cell of ring >= 1, as a set.
-    pub ring_link: [u128; INDICES],
+    pub ring_link: [u128; 128],
     /// The cells two steps away on a straight line: the far ends of the line triples that
     /// start at each cell.
-    pub line_reach: [u128; INDICES],
+    pub line_reach: [u128; 128],
     /// The cells two steps away along the cell's ring (ring >= 1): the far ends of the ring
     /// triples that start at each cell.
-    pub ring_reach: [u128; INDICES],
+    pub ring_reach: [u128; 128],
 }
 
 const fn index_of(q: i32, r: i32) -> usize {
@@ -139,20 +134,20 @@ const fn index_of(q: i32, r: i32) -> usize {
 
 const fn build_geometry() -> Geometry {
     let mut g = Geometry {
-        ring: [u8::MAX; INDICES],
-        neighbor: [[NONE; 6]; INDICES],
-        ring_neighbors: [[NONE; 2]; INDICES],
+        ring: [u8::MAX; 128],
+        neighbor: [[NONE; 6]; 128],
+        ring_neighbors: [[NONE; 2]; 128],
         all: 0,
         rings: [0; 6],
         translate_dest: [0; 6],
         step_source: [0; 6],
         same_ring: [0; 6],
-        bit: [0; INDICES],
-        neighbor_mask: [0; INDICES],
-        step_mask: [0; INDICES],
-        ring_link: [0; INDICES],
-        line_reach: [0; INDICES],
-        ring_reach: [0; INDICES],
+        bit: [0; 128],
+        neighbor_mask: [0; 128],
+        step_mask: [0; 128],
+        ring_link: [0; 128],
+        line_reach: [0; 128],
+        ring_reach: [0; 128],
     };
     let mut q = -5;
     while q <= 5 {

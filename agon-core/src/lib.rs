@@ -57,7 +57,6 @@ mod illegal;
 mod movegen;
 mod outcome;
 mod perft;
-mod pieces;
 mod playout;
 mod position;
 mod repetition;

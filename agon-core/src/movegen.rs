@@ -4,7 +4,6 @@
 //! listing.
 
 use crate::hot::HotRules;
-use crate::pieces::PieceCells;
 use crate::position::Phase;
 use crate::rules::{Opening, Relocation, TouchMove};
 use crate::{Action, ActionList, Bitboard, Cell, Direction, PieceKind, Position, Rng, Side};
@@ -81,7 +80,9 @@ impl Steps {
     fn of_in(hot: impl HotRules, position: &Position) -> Steps {
         let rules = position.rules();
         let me = position.to_move();
-        let targets = Steps::targets_in(hot, position);
+        let targets = position
+            .empty_cells()
+            .and_not(position.intervention_cells_in(hot, me));
         let active = position.active(me);
         let queens = position.pieces(me, PieceKind::Queen);
         let queen = (active & queens).first();
@@ -93,15 +94,6 @@ impl Steps {
             pass: rules.touch_move() == TouchMove::On,
             forced_pass: hot.ludii(),
         }
-    }
-
-    /// The cells a piece of the side to move may step to as far as the position goes:
-    /// empty and allowed by the intervention rule.
-    #[inline(always)]
-    fn targets_in(hot: impl HotRules, position: &Position) -> Bitboard {
-        position
-            .empty_cells()
-            .and_not(position.intervention_cells_in(hot, position.to_move()))
     }
 
     /// Where the guards may step in `direction` (the arrival cells).
@@ -234,117 +226,6 @@ impl Drawn {
     }
 }
 
-/// The set that holds action `k` of seven sets whose first actions are `starts[..7]`
-/// (`starts[7]`: the first action after them): the number of sets after the first that
-/// start at or before it. Counted without a branch: which set it is, is as random as the
-/// draw, so a branch per set would be mispredicted about once per draw.
-#[inline(always)]
-fn set_holding(starts: &[usize; 8], k: usize) -> usize {
-    starts[1..]
-        .iter()
-        .map(|&start| (start <= k) as usize)
-        .sum::<usize>()
-}
-
-/// The steps of normal play piece by piece, for a side whose active pieces are listed in
-/// a [`PieceCells`]: slot `j`'s steps are its step set on the open cells (guards never onto
-/// the throne). The random playouts draw from them ([`PieceSteps::nth`]): seven table loads
-/// and masks instead of the six shifted direction sets of [`Steps`].
-#[derive(Clone, Copy)]
-pub(crate) struct PieceSteps<'a> {
-    /// The cells a queen may step to: empty and allowed by the intervention rule.
-    targets: Bitboard,
-    /// The cells a guard may step to: those but the throne.
-    guard_targets: Bitboard,
-    /// The side's pieces.
-    pieces: &'a PieceCells,
-    /// `starts[j]`: the number of the first step of slot `j`; `starts[7]`, of the pass.
-    starts: [usize; 8],
-    /// Whether the side may pass (`touch-move=on`).
-    pass: bool,
-    /// Whether a pass is forced when nothing else is legal (`ludii`).
-    forced_pass: bool,
-}
-
-impl<'a> PieceSteps<'a> {
-    /// The steps of the side to move of `position`, whose active pieces are `pieces`; the
-    /// side is in normal play.
-    #[inline(always)]
-    pub(crate) fn of_in(
-        hot: impl HotRules,
-        position: &Position,
-        pieces: &'a PieceCells,
-    ) -> PieceSteps<'a> {
-        let targets = Steps::targets_in(hot, position);
-        let guard_targets = targets.and_not(Bitboard::THRONE);
-        let mut starts = [0; 8];
-        for slot in 0..PieceCells::SLOTS {
-            let open = if slot == 0 { targets } else { guard_targets };
-            starts[slot + 1] = starts[slot] + (pieces.step_set(slot) & open).count() as usize;
-        }
-        PieceSteps {
-            targets,
-            guard_targets,
-            pieces,
-            starts,
-            pass: position.rules().touch_move() == TouchMove::On,
-            forced_pass: hot.ludii(),
-        }
-    }
-
-    /// The number of legal actions: `Steps::count` of the same position (the tests'
-    /// check of the numbering).
-    #[cfg(test)]
-    pub(crate) fn count(&self) -> usize {
-        let n = self.starts[7] + self.pass as usize;
-        if n == 0 && self.forced_pass {
-            1
-        } else {
-            n
-        }
-    }
-
-    /// Action `k` (below [`PieceSteps::count`]) with the slot of the piece that steps: slot
-    /// by slot, each slot's steps in cell order, then the pass.
-    #[inline(always)]
-    pub(crate) fn nth(&self, k: usize) -> (Drawn, usize) {
-        let slot = set_holding(&self.starts, k);
-        if slot == PieceCells::SLOTS {
-            return (Drawn::Pass, slot);
-        }
-        let is_queen = slot == 0;
-        let open = if is_queen {
-            self.targets
-        } else {
-            self.guard_targets
-        };
-        let to = (self.pieces.step_set(slot) & open).nth_small(k - self.starts[slot]);
-        let drawn = Drawn::Step {
-            kind: [PieceKind::Queen, PieceKind::Guard][!is_queen as usize],
-            from: Cell::from_index_unchecked(self.pieces.index(slot)),
-            to,
-        };
-        (drawn, slot)
-    }
-
-    /// A uniformly random legal action (one draw of `rng`, none when the only action is
-    /// the forced pass) with the slot of the piece that steps; [`Drawn::Nothing`] when
-    /// there is none.
-    #[inline(always)]
-    pub(crate) fn random(&self, rng: &mut Rng) -> (Drawn, usize) {
-        let total = self.starts[7] + self.pass as usize;
-        if total == 0 {
-            let drawn = if self.forced_pass {
-                Drawn::Pass
-            } else {
-                Drawn::Nothing
-            };
-            return (drawn, PieceCells::SLOTS);
-        }
-        self.nth(rng.below(total))
-    }
-}
-
 /// A uniformly random action among the steps `guard_to` (by direction), the queen's
 /// `queen_to` and a pass where `pass`; [`Drawn::Nothing`] when there is none (a forced
 /// pass is the caller's). One draw of `rng` when there is an action: `k` below their
@@ -379,7 +260,13 @@ fn draw_step(
         return Drawn::Nothing;
     }
     let k = rng.below(total);
-    let set = set_holding(&starts, k);
+    // The set that holds action `k` is the number of sets after the first that start at or
+    // before it. Counted without a branch: which set it is, is as random as the draw, so a
+    // branch per set would be mispredicted about once per draw.
+    let set = starts[1..]
+        .iter()
+        .map(|&start| (start <= k) as usize)
+        .sum::<usize>();
     if set == sets.len() {
         return Drawn::Pass;
     }
@@ -873,55 +760,6 @@ mod tests {
     /// The positions the fast paths are checked in.
     fn random_positions() -> Vec<Position> {
         crate::test_positions::random_positions(77, 4, 600)
-    }
-
-    /// The playouts' piece-by-piece numbering of the steps is a numbering of the legal
-    /// actions: in every settled position of the random games, under every fixed rule set,
-    /// actions `0..count` are the legal actions, each once, whatever the order of the
-    /// guards in the list (the lists of the start order them by cell; steps reorder them).
-    #[test]
-    fn piece_steps_number_the_legal_actions_once_each() {
-        let mut checked = 0;
-        for position in random_positions() {
-            if !position.is_settled() {
-                continue;
-            }
-            let legal = LegalActions::of(&position);
-            let mut expected = legal.to_vec();
-            expected.sort_by_key(|action| format!("{action}"));
-            let mut pieces = PieceCells::of(&position, position.to_move());
-            for rotation in 0..3 {
-                let numbered: Vec<(Drawn, usize)> =
-                    crate::hot::with_fixed_rules!(position.rules(), |fixed| {
-                        let steps = PieceSteps::of_in(fixed, &position, &pieces);
-                        assert_eq!(steps.count(), legal.count(), "{position:?}");
-                        let mut rng = Rng::for_stream(5, checked);
-                        let (drawn, _) = steps.random(&mut rng);
-                        assert_eq!(drawn.action().is_some(), legal.any(), "{position:?}");
-                        if legal.is_forced_pass() {
-                            vec![(drawn, PieceCells::SLOTS)]
-                        } else {
-                            (0..steps.count()).map(|k| steps.nth(k)).collect()
-                        }
-                    });
-                let mut actions: Vec<Action> = numbered
-                    .iter()
-                    .map(|(drawn, slot)| {
-                        if let Drawn::Step { kind, from, .. } = drawn {
-                            assert_eq!(from.index() as u8, pieces.index(*slot));
-                            assert_eq!(*kind == PieceKind::Queen, *slot == 0);
-                        }
-                        drawn.action().expect("an action")
-                    })
-                    .collect();
-                actions.sort_by_key(|action| format!("{action}"));
-                assert_eq!(actions, expected, "{position:?}, rotation {rotation}");
-                // The guards in another order.
-                pieces.rotate_guards();
-            }
-            checked += 1;
-        }
-        assert!(checked > 1_000, "only {checked} settled positions");
     }
 
     /// The register fast paths against the `LegalActions` value they stand for: the same

@@ -295,14 +295,7 @@ impl Position {
     /// quick answer for the common case of no captured piece and nothing in hand.
     #[inline(always)]
     pub(crate) fn in_normal_play(&self) -> bool {
-        self.is_settled() || self.phase() == Phase::Normal
-    }
-
-    /// Whether no piece is captured and none is in hand: then both sides are in normal
-    /// play and every piece on the board is active.
-    #[inline(always)]
-    pub(crate) fn is_settled(&self) -> bool {
-        self.captured.is_empty() && self.in_hand == [[0; 2]; 2]
+        (self.captured.is_empty() && self.in_hand == [[0; 2]; 2]) || self.phase() == Phase::Normal
     }
 
     /// What the side to move must do now.
@@ -716,14 +709,6 @@ impl Position {
         let captures = self.resolve_arrival(rules, to);
         self.pass_turn();
         captures
-    }
-
-    /// Writes the side to move, which the caller knows to be `side`: a constant the
-    /// compiler then folds into every side index that follows (the playouts' loop).
-    #[inline(always)]
-    pub(crate) fn know_to_move(&mut self, side: Side) {
-        debug_assert_eq!(self.to_move, side);
-        self.to_move = side;
     }
 
     /// Gives the turn to the other side.

@@ -64,8 +64,7 @@ pub(crate) static KEYS: Keys = build_keys();
 /// The key of one piece on one cell.
 #[inline]
 pub(crate) fn piece_key(side: Side, kind: PieceKind, captured: bool, cell: Cell) -> u64 {
-    // Cell indices are below 121: the mask changes none, it spares the bounds check.
-    KEYS.piece[side.index()][kind.index()][captured as usize][cell.index() & 127]
+    KEYS.piece[side.index()][kind.index()][captured as usize][cell.index()]
 }
 
 /// The key of `count` pieces of a kind in a side's hand (0 for none).
