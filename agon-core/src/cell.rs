@@ -126,7 +126,17 @@ pub(crate) struct Geometry {
     /// The cells two steps away along the cell's ring (ring >= 1): the far ends of the ring
     /// triples that start at each cell.
     pub ring_reach: [u128; 128],
+    /// Where a piece of each kind (`[kind][index]`, queen first) may step as far as the
+    /// board goes, as four cell indices in ascending order padded with
+    /// [`NO_STEP_CANDIDATE`] (a cell has at most four neighbours that are not farther out:
+    /// two on its ring and at most two inward); a guard's never include the throne. The
+    /// four bytes are one little-endian `u32`, so that one store updates a piece's four.
+    pub step_candidates: [[u32; 128]; 2],
 }
+
+/// The index that pads [`Geometry::step_candidates`]: bit 127 of a 128-bit set, never a
+/// cell (cell indices stop at 120).
+pub(crate) const NO_STEP_CANDIDATE: u8 = 127;
 
 const fn index_of(q: i32, r: i32) -> usize {
     (WIDTH * (q + 5) + (5 - r)) as usize
@@ -148,6 +158,7 @@ const fn build_geometry() -> Geometry {
         ring_link: [0; 128],
         line_reach: [0; 128],
         ring_reach: [0; 128],
+        step_candidates: [[u32::from_le_bytes([NO_STEP_CANDIDATE; 4]); 128]; 2],
     };
     let mut q = -5;
     while q <= 5 {
@@ -223,6 +234,27 @@ const fn build_geometry() -> Geometry {
                 }
             }
             k += 1;
+        }
+        i += 1;
+    }
+    let throne = index_of(0, 0);
+    let mut i = 0;
+    while i < 128 {
+        let mut kind = 0;
+        while kind < 2 {
+            let mut bytes = [NO_STEP_CANDIDATE; 4];
+            let mut k = 0;
+            let mut n = 0;
+            while n < 128 {
+                let guard_on_throne = kind == 1 && n == throne;
+                if g.step_mask[i] & (1u128 << n) != 0 && !guard_on_throne {
+                    bytes[k] = n as u8;
+                    k += 1;
+                }
+                n += 1;
+            }
+            g.step_candidates[kind][i] = u32::from_le_bytes(bytes);
+            kind += 1;
         }
         i += 1;
     }

@@ -66,6 +66,7 @@ mod rules;
 mod serde_impls;
 mod setup;
 mod side;
+mod step_slots;
 #[cfg(test)]
 mod test_positions;
 mod zobrist;

@@ -80,9 +80,7 @@ impl Steps {
     fn of_in(hot: impl HotRules, position: &Position) -> Steps {
         let rules = position.rules();
         let me = position.to_move();
-        let targets = position
-            .empty_cells()
-            .and_not(position.intervention_cells_in(hot, me));
+        let targets = position.step_open_cells_in(hot, me);
         let active = position.active(me);
         let queens = position.pieces(me, PieceKind::Queen);
         let queen = (active & queens).first();

@@ -2,9 +2,11 @@
 //! a source of random positions for tests.
 
 use crate::hot::{with_fixed_rules, HotRules};
-use crate::movegen::Drawn;
 use crate::repetition::RepetitionTable;
-use crate::{Action, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination};
+use crate::step_slots::{select_bit, SlotAction, StepSlots};
+use crate::{
+    Action, Game, GameResult, LegalActions, Outcome, Position, Rng, Rules, Termination, TouchMove,
+};
 
 /// Plays uniformly random legal actions until the game ends or `max_plies` plies have been
 /// played in total (then the game is adjudicated a `move-limit` draw). Returns the number
@@ -149,28 +151,44 @@ pub fn random_games(
     let mut tally = PlayoutTally::default();
     for index in indices {
         let mut rng = Rng::for_stream(seed, index);
-        let (outcome, last, actions) = lean_playout(start, &mut rng, max_plies, &mut occurred);
+        let (outcome, last, actions) =
+            lean_playout(start, &mut rng, max_plies, &mut occurred, |_| {});
         tally.add_ending(Some(outcome), &last, actions as u64);
     }
     tally
 }
 
-/// One random game from `start` as [`random_playout`] plays it in a new [`Game`], without
-/// the record: returns how it ended, its last position and its number of plies.
+/// What the playout loop drew: a step or pass numbered by the slots, or a relocation or
+/// placement drawn by the general code.
+#[derive(Clone, Copy)]
+enum Drawn {
+    Slot(SlotAction),
+    Rare(Action),
+}
+
+/// One uniformly random game from `start` without a [`Game`] record: returns how it ended,
+/// its last position and its number of plies. `on_action` sees every action played (the
+/// tests replay them in a [`Game`]; the playouts pass a closure that does nothing).
 ///
 /// The adjudication is [`Game`]'s, in the same order: after each action the board's
 /// endings and repetition ([`Position::outcome_after_action`]), then the no-move rule, then
 /// the ply limit. Repetition counts positions by hash in `occurred` (a 64-bit Zobrist hash:
 /// two different positions of one game sharing one is a chance of about 2^-64 per pair,
 /// where [`Game`] would compare the positions).
+///
+/// In normal play the legal actions are numbered by [`StepSlots`] (each side's pieces in
+/// slots that follow them as they step), so a game draws its actions in another order
+/// than [`random_playout`] does with the same generator: both are uniform over the legal
+/// actions, and a game here is the same for a seed and index on every run and thread.
 fn lean_playout(
     start: Position,
     rng: &mut Rng,
     max_plies: usize,
     occurred: &mut RepetitionTable,
+    on_action: impl FnMut(Action),
 ) -> (Outcome, Position, usize) {
     with_fixed_rules!(start.rules(), |fixed| lean_playout_in(
-        fixed, start, rng, max_plies, occurred
+        fixed, start, rng, max_plies, occurred, on_action
     ))
 }
 
@@ -182,32 +200,54 @@ fn lean_playout_in(
     rng: &mut Rng,
     max_plies: usize,
     occurred: &mut RepetitionTable,
+    mut on_action: impl FnMut(Action),
 ) -> (Outcome, Position, usize) {
-    let limit = start.rules().repetition().limit().map(u32::from);
+    let rules = start.rules();
+    let limit = rules.repetition().limit().map(u32::from);
+    let pass = rules.touch_move() == TouchMove::On;
     occurred.clear();
     if limit.is_some() {
         occurred.add(start.hash());
     }
     let mut position = start;
     let mut plies = 0;
+    // The slots describe the position's pieces while `settled` (they follow steps and
+    // passes; anything else builds them again when normal play comes back).
+    let mut slots = StepSlots::of(&position);
+    let mut settled = true;
     // The start has occurred once: no repetition yet.
     let mut outcome = start.outcome_after_action(!start.to_move(), || false);
     while outcome.is_none() {
-        // A step in normal play (nearly every ply); a pass, relocation or placement
-        // otherwise, played by the general code.
-        let (drawn, rare) = if position.in_normal_play() {
-            (LegalActions::random_step_in(hot, &position, rng), None)
+        let mover = position.to_move();
+        // A step in normal play (nearly every ply); a relocation or placement otherwise,
+        // played by the general code.
+        let drawn = if position.in_normal_play() {
+            if !settled {
+                slots = StepSlots::of(&position);
+                settled = true;
+            }
+            debug_assert!(slots.describe(&position));
+            let open = StepSlots::open_cells(position.step_open_cells_in(hot, mover), pass);
+            let legal = slots.legal(mover, open);
+            if legal != 0 {
+                let k = rng.below(legal.count_ones() as usize) as u32;
+                Some(Drawn::Slot(slots.action(mover, select_bit(legal, k))))
+            } else if hot.ludii() {
+                // The forced pass of the `ludii` preset.
+                Some(Drawn::Slot(SlotAction::Pass))
+            } else {
+                None
+            }
         } else {
-            let action = LegalActions::random_rare(&position, rng);
-            (Drawn::Nothing, action)
+            LegalActions::random_rare(&position, rng).map(Drawn::Rare)
         };
-        if drawn == Drawn::Nothing && rare.is_none() {
+        let Some(drawn) = drawn else {
             outcome = Some(Outcome {
-                result: GameResult::win_for(!position.to_move()),
+                result: GameResult::win_for(!mover),
                 termination: Termination::NoMoves,
             });
             break;
-        }
+        };
         if plies >= max_plies {
             outcome = Some(Outcome {
                 result: GameResult::Draw,
@@ -215,19 +255,35 @@ fn lean_playout_in(
             });
             break;
         }
-        let mover = position.to_move();
-        match (drawn, rare) {
-            (Drawn::Step { kind, from, to }, _) => position.play_step_of_in(hot, kind, from, to),
-            (Drawn::Pass, _) => position.play_in(hot, Action::Pass),
-            (Drawn::Nothing, action) => {
-                position.play_in(hot, action.expect("a rare action was drawn"))
+        let step_to = match drawn {
+            Drawn::Slot(SlotAction::Step {
+                slot,
+                kind,
+                from,
+                to,
+            }) => {
+                on_action(Action::Step { from, to });
+                let captures = position.play_step_of_in(hot, kind, from, to);
+                if captures.any() {
+                    settled = false;
+                } else {
+                    slots.moved(mover, slot, kind, to);
+                }
+                Some(to)
+            }
+            Drawn::Slot(SlotAction::Pass) => {
+                on_action(Action::Pass);
+                position.play_in(hot, Action::Pass);
+                None
+            }
+            Drawn::Rare(action) => {
+                on_action(action);
+                position.play_in(hot, action);
+                settled = false;
+                None
             }
         };
         plies += 1;
-        let step_to = match drawn {
-            Drawn::Step { to, .. } => Some(to),
-            _ => None,
-        };
         outcome = position.outcome_after_step_in(hot, mover, step_to, || {
             limit.is_some_and(|limit| occurred.add(position.hash()) >= limit)
         });
@@ -256,26 +312,71 @@ mod tests {
         assert!(whole.shortest <= whole.longest);
     }
 
+    /// Replays in a [`Game`] the game that [`lean_playout`] plays from `start` with stream
+    /// `index` of seed 3: every action must be legal there, and the game must end as the
+    /// lean one did (outcome, last position, hash, length). Returns the outcome.
+    fn replay_lean_game(
+        start: Position,
+        index: u64,
+        max_plies: usize,
+        occurred: &mut RepetitionTable,
+    ) -> Outcome {
+        let rules = start.rules();
+        let mut actions = Vec::new();
+        let (outcome, last, plies) = lean_playout(
+            start,
+            &mut Rng::for_stream(3, index),
+            max_plies,
+            occurred,
+            |action| actions.push(action),
+        );
+        assert_eq!(actions.len(), plies, "{rules} game {index}");
+        let mut game = Game::from_position(start);
+        for (ply, &action) in actions.iter().enumerate() {
+            assert!(
+                !game.is_over(),
+                "{rules} game {index}: over before ply {ply}"
+            );
+            if let Err(error) = game.play(action) {
+                panic!("{rules} game {index}, ply {ply}: {action} is illegal: {error}");
+            }
+        }
+        if !game.is_over() {
+            assert_eq!(plies, max_plies, "{rules} game {index}: not over");
+            game.adjudicate_move_limit();
+        }
+        assert_eq!(Some(outcome), game.outcome(), "{rules} game {index}");
+        assert_eq!(last, *game.position(), "{rules} game {index}");
+        assert_eq!(last.hash(), game.position().hash());
+        outcome
+    }
+
     #[test]
     fn a_tally_counts_each_game_as_played_alone() {
         let tally = random_games(Rules::STANDARD, 9, 4..5, 50);
-        let mut game = Game::new(Rules::STANDARD);
-        let actions = random_playout(&mut game, &mut Rng::for_stream(9, 4), 50);
-        assert_eq!(tally.actions, actions as u64);
-        assert_eq!(tally.fingerprint, game.position().hash());
+        let mut actions = 0;
+        let (outcome, last, plies) = lean_playout(
+            Position::start(Rules::STANDARD),
+            &mut Rng::for_stream(9, 4),
+            50,
+            &mut RepetitionTable::new(),
+            |_| actions += 1,
+        );
+        assert_eq!(tally.actions, plies as u64);
+        assert_eq!(actions, plies);
+        assert_eq!(tally.fingerprint, last.hash());
         let (termination, result, n) = tally.ending_counts().next().unwrap();
-        let outcome = game.outcome().unwrap();
         assert_eq!(
             (termination, result, n),
             (outcome.termination, outcome.result, 1)
         );
     }
 
-    /// The lean path plays the games [`random_playout`] plays on a [`Game`], in every
-    /// single-switch variant, the `ludii` preset and twofold repetition (so repetition
-    /// draws come often): same length, ending and last position.
+    /// The lean games are games of the rules: replayed action by action in a [`Game`] they
+    /// are legal and end the same way, in every single-switch variant, the `ludii` preset
+    /// and twofold repetition (so repetition draws come often).
     #[test]
-    fn lean_playouts_are_the_games_a_game_plays() {
+    fn lean_playouts_are_legal_games_that_end_as_a_game_ends() {
         let mut variants = Rules::single_switch_variants();
         variants.push(Rules::LUDII);
         variants.push(
@@ -284,27 +385,57 @@ mod tests {
                 .expect("a rule set"),
         );
         let mut occurred = RepetitionTable::new();
-        let mut repetitions = 0;
+        let mut endings = std::collections::BTreeSet::new();
         for rules in variants {
             for index in 0..6 {
                 let max_plies = [400, 20_000][index as usize % 2];
-                let start = Position::start(rules);
-                let mut game = Game::from_position(start);
-                let played = random_playout(&mut game, &mut Rng::for_stream(3, index), max_plies);
-                let (outcome, last, plies) = lean_playout(
-                    start,
-                    &mut Rng::for_stream(3, index),
-                    max_plies,
-                    &mut occurred,
-                );
-                assert_eq!(plies, played, "{rules} game {index}");
-                assert_eq!(Some(outcome), game.outcome(), "{rules} game {index}");
-                assert_eq!(last, *game.position(), "{rules} game {index}");
-                assert_eq!(last.hash(), game.position().hash());
-                repetitions += (outcome.termination == Termination::Repetition) as u32;
+                let outcome =
+                    replay_lean_game(Position::start(rules), index, max_plies, &mut occurred);
+                endings.insert(outcome.termination.to_string());
             }
         }
-        assert!(repetitions > 10, "only {repetitions} repetition draws");
+        for termination in ["repetition", "move-limit", "formation", "no-moves"] {
+            assert!(
+                endings.contains(termination),
+                "no {termination} in {endings:?}"
+            );
+        }
+    }
+
+    /// The lean games are uniform over the legal actions: from the start, the first action
+    /// of 28,000 games takes each of the 28 legal actions about equally often (a chi-square
+    /// test at the 0.1% level: 27 degrees of freedom, 55.5).
+    #[test]
+    fn the_first_action_is_uniform_over_the_legal_actions() {
+        let start = Position::start(Rules::STANDARD);
+        let legal = start.legal().to_vec();
+        let mut counts = std::collections::HashMap::new();
+        let games = 1_000 * legal.len() as u64;
+        let mut occurred = RepetitionTable::new();
+        for index in 0..games {
+            let mut first = None;
+            lean_playout(
+                start,
+                &mut Rng::for_stream(5, index),
+                1,
+                &mut occurred,
+                |a| {
+                    first.get_or_insert(a);
+                },
+            );
+            *counts.entry(first.expect("an action")).or_insert(0u64) += 1;
+        }
+        assert_eq!(counts.len(), legal.len());
+        let expected = games as f64 / legal.len() as f64;
+        let chi2: f64 = counts
+            .values()
+            .map(|&n| (n as f64 - expected).powi(2) / expected)
+            .sum();
+        assert!(
+            chi2 < 55.5,
+            "chi-square {chi2} over {} actions",
+            legal.len()
+        );
     }
 
     #[test]

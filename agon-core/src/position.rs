@@ -388,6 +388,14 @@ impl Position {
         }
     }
 
+    /// The cells a step of `side` may end on as far as the cells go: empty and allowed by
+    /// the intervention rule (where each piece may step besides is its own geometry).
+    #[inline(always)]
+    pub(crate) fn step_open_cells_in(&self, rules: impl HotRules, side: Side) -> Bitboard {
+        self.empty_cells()
+            .and_not(self.intervention_cells_in(rules, side))
+    }
+
     /// The cells where a relocation of `side` may not end because of the intervention
     /// rule: those of a step ([`Position::intervention_cells`]) when relocations interact,
     /// none under `ludii`, whose relocations neither capture nor obey the rule.

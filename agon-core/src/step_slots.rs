@@ -1,0 +1,427 @@
+//! The random playouts' numbering of the legal steps: each side's pieces in slots (the
+//! queen, six guards, and a slot for the pass), each slot with the at most four cells its
+//! piece may step to as far as the board goes. A step is legal when its cell is open (empty
+//! and allowed by the intervention rule), so one test of 32 cell indices against the open
+//! cells gives every legal action of the side as one bit of a 32-bit mask; a uniformly
+//! random action is then a uniformly random set bit.
+//!
+//! The test is a table lookup of 32 bytes at once (SSSE3's byte shuffle, in every x86-64
+//! build of this workspace, whose `.cargo/config.toml` targets x86-64-v2), with a
+//! portable loop giving the same mask elsewhere. The slots follow the pieces as the
+//! playout steps them; after a capture or any action but a step or pass they are built
+//! again from the position.
+
+use crate::cell::{GEOMETRY, NO_STEP_CANDIDATE};
+#[cfg(test)]
+use crate::Action;
+use crate::{Bitboard, Cell, PieceKind, Position, Side};
+
+/// The bit of the open cells that stands for the pass (an index that is no cell): set when
+/// the rules allow a pass (`touch-move=on`), so that the pass slot's test says so.
+const PASS_INDEX: u8 = 126;
+
+/// Slots per side: the queen, six guards and the pass.
+const SLOTS: usize = 8;
+
+/// The slot of the pass: its first candidate is [`PASS_INDEX`], the others never open.
+const PASS_SLOT: usize = 7;
+
+/// The pass slot's candidates.
+const PASS_CANDIDATES: u32 = u32::from_le_bytes([
+    PASS_INDEX,
+    NO_STEP_CANDIDATE,
+    NO_STEP_CANDIDATE,
+    NO_STEP_CANDIDATE,
+]);
+
+/// One side's slots: the cell of each slot's piece, and its four step candidates as cell
+/// indices (slot `s` holds bytes `4s..4s + 4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct SideSlots {
+    candidates: [u8; 4 * SLOTS],
+    cells: [u8; SLOTS],
+}
+
+impl SideSlots {
+    /// The active pieces of `side` in `position`: the queen in slot 0, the guards in cell
+    /// order in slots 1 to 6 (fewer once guards have left the board under
+    /// `relocation=removed`), the pass in slot 7.
+    fn of(position: &Position, side: Side) -> SideSlots {
+        let mut slots = SideSlots {
+            candidates: [NO_STEP_CANDIDATE; 4 * SLOTS],
+            cells: [NO_STEP_CANDIDATE; SLOTS],
+        };
+        slots.set_candidates(PASS_SLOT, PASS_CANDIDATES);
+        let active = position.active(side);
+        let queens = position.pieces(side, PieceKind::Queen);
+        if let Some(queen) = (active & queens).first() {
+            slots.place(0, PieceKind::Queen, queen);
+        }
+        for (slot, guard) in (1..PASS_SLOT).zip(active.and_not(queens)) {
+            slots.place(slot, PieceKind::Guard, guard);
+        }
+        slots
+    }
+
+    /// Puts a piece of `kind` on `cell` in `slot`.
+    #[inline(always)]
+    fn place(&mut self, slot: usize, kind: PieceKind, cell: Cell) {
+        self.cells[slot] = cell.index() as u8;
+        self.set_candidates(slot, GEOMETRY.step_candidates[kind.index()][cell.index()]);
+    }
+
+    /// Sets the four candidates of `slot` (little-endian bytes of `four`).
+    #[inline(always)]
+    fn set_candidates(&mut self, slot: usize, four: u32) {
+        self.candidates[4 * (slot % SLOTS)..][..4].copy_from_slice(&four.to_le_bytes());
+    }
+
+    /// The candidates as four little-endian 64-bit words.
+    #[inline(always)]
+    fn candidate_words(&self) -> [u64; 4] {
+        let word = |i: usize| {
+            u64::from_le_bytes(
+                self.candidates[8 * i..][..8]
+                    .try_into()
+                    .expect("eight bytes"),
+            )
+        };
+        [word(0), word(1), word(2), word(3)]
+    }
+}
+
+/// Both sides' slots (see the module's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StepSlots {
+    sides: [SideSlots; 2],
+}
+
+/// A legal action numbered by [`StepSlots::legal`], decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SlotAction {
+    /// The piece of `kind` in `slot` steps from `from` to `to`.
+    Step {
+        slot: usize,
+        kind: PieceKind,
+        from: Cell,
+        to: Cell,
+    },
+    /// A pass (`touch-move=on`).
+    Pass,
+}
+
+impl StepSlots {
+    /// Both sides' pieces of `position` in slots: each side's queen first, then its guards
+    /// in cell order.
+    pub(crate) fn of(position: &Position) -> StepSlots {
+        StepSlots {
+            sides: [
+                SideSlots::of(position, Side::White),
+                SideSlots::of(position, Side::Black),
+            ],
+        }
+    }
+
+    /// The cells a step of `side` may end on in `position` ([`Position::step_open_cells_in`]
+    /// under the position's rules), with the pass's bit where the rules allow a pass: the
+    /// argument [`StepSlots::legal`] takes.
+    #[inline(always)]
+    pub(crate) fn open_cells(open: Bitboard, pass: bool) -> u128 {
+        open.0 | (pass as u128) << PASS_INDEX
+    }
+
+    /// The legal actions of `side`, which is in normal play, as the set bits of a mask:
+    /// bit `4s + i` is the step of the piece in slot `s` to its `i`-th candidate, bit 28 the
+    /// pass. `open` is [`StepSlots::open_cells`].
+    #[inline(always)]
+    pub(crate) fn legal(&self, side: Side, open: u128) -> u32 {
+        legal_mask(self.sides[side.index()].candidate_words(), open)
+    }
+
+    /// The action of bit `bit` of [`StepSlots::legal`]'s mask.
+    #[inline(always)]
+    pub(crate) fn action(&self, side: Side, bit: u32) -> SlotAction {
+        let slots = &self.sides[side.index()];
+        let slot = (bit / 4) as usize;
+        if slot == PASS_SLOT {
+            return SlotAction::Pass;
+        }
+        let to = slots.candidates[bit as usize % (4 * SLOTS)];
+        SlotAction::Step {
+            slot,
+            kind: if slot == 0 {
+                PieceKind::Queen
+            } else {
+                PieceKind::Guard
+            },
+            from: Cell::from_index_unchecked(slots.cells[slot]),
+            to: Cell::from_index_unchecked(to),
+        }
+    }
+
+    /// The legal action of bit `bit`, as an [`Action`] (the tests' view of the numbering).
+    #[cfg(test)]
+    pub(crate) fn action_of(&self, side: Side, bit: u32) -> Action {
+        match self.action(side, bit) {
+            SlotAction::Step { from, to, .. } => Action::Step { from, to },
+            SlotAction::Pass => Action::Pass,
+        }
+    }
+
+    /// The piece of `kind` in `side`'s `slot` stepped to `to`.
+    #[inline(always)]
+    pub(crate) fn moved(&mut self, side: Side, slot: usize, kind: PieceKind, to: Cell) {
+        self.sides[side.index()].place(slot, kind, to);
+    }
+
+    /// Whether the slots hold exactly the active pieces of `position` (queen in slot 0):
+    /// the debug build's check at every ply.
+    pub(crate) fn describe(&self, position: &Position) -> bool {
+        [Side::White, Side::Black].into_iter().all(|side| {
+            let slots = &self.sides[side.index()];
+            let cells = |range: std::ops::Range<usize>| {
+                slots.cells[range]
+                    .iter()
+                    .filter(|&&i| i != NO_STEP_CANDIDATE)
+                    .map(|&i| Cell::from_index_unchecked(i))
+                    .collect::<Bitboard>()
+            };
+            let active = position.active(side);
+            let queens = position.pieces(side, PieceKind::Queen);
+            let guards = slots.cells[1..PASS_SLOT]
+                .iter()
+                .filter(|&&i| i != NO_STEP_CANDIDATE)
+                .count();
+            cells(0..1) == active & queens
+                && cells(1..PASS_SLOT) == active.and_not(queens)
+                && guards == active.and_not(queens).count() as usize
+        })
+    }
+
+    /// The same pieces with `side`'s guards in other slots (rotated by one): tests that the
+    /// numbering does not depend on the order of the guards.
+    #[cfg(test)]
+    pub(crate) fn rotate_guards(&mut self, side: Side) {
+        let slots = &mut self.sides[side.index()];
+        slots.cells[1..PASS_SLOT].rotate_left(1);
+        slots.candidates[4..4 * PASS_SLOT].rotate_left(4);
+    }
+}
+
+/// The `k`-th (from 0) set bit of `mask`, which has more than `k`: two halvings by the
+/// population count of the lower half, then a table for the last byte (no branch on the
+/// drawn number, which is as random as the draw).
+#[inline(always)]
+pub(crate) fn select_bit(mask: u32, k: u32) -> u32 {
+    debug_assert!(k < mask.count_ones());
+    let low16 = (mask & 0xFFFF).count_ones();
+    let upper16 = (k >= low16) as u32;
+    let mask = mask >> (16 * upper16);
+    let k = k - (low16 & 0u32.wrapping_sub(upper16));
+    let low8 = (mask & 0xFF).count_ones();
+    let upper8 = (k >= low8) as u32;
+    let byte = (mask >> (8 * upper8)) & 0xFF;
+    let k = k - (low8 & 0u32.wrapping_sub(upper8));
+    16 * upper16 + 8 * upper8 + SELECT_IN_BYTE[byte as usize][k as usize & 7] as u32
+}
+
+/// `SELECT_IN_BYTE[b][k]`: the position of the `k`-th set bit of the byte `b` (0 where
+/// `b` has no such bit).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                table[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Bit `j` of the result: whether bit `candidates' byte j` of `open` is set (the 32 bytes
+/// of `candidates` are cell indices below 128, little-endian in four words).
+#[inline(always)]
+fn legal_mask(candidates: [u64; 4], open: u128) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    {
+        // SAFETY: `legal_mask_ssse3` needs SSSE3, and this branch is only compiled when
+        // SSSE3 is enabled for the whole build (`cfg(target_feature = "ssse3")`, set by
+        // the workspace's `-C target-cpu=x86-64-v2`), so every processor that runs this
+        // binary has it; the function itself touches no memory but its arguments.
+        #[allow(unsafe_code)]
+        unsafe {
+            legal_mask_ssse3(candidates, open)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+    {
+        legal_mask_portable(candidates, open)
+    }
+}
+
+/// [`legal_mask`] one byte at a time: the reference the vector version is tested against,
+/// and the code for builds without SSSE3.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "ssse3"),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn legal_mask_portable(candidates: [u64; 4], open: u128) -> u32 {
+    let mut mask = 0;
+    for (w, word) in candidates.into_iter().enumerate() {
+        for (b, index) in word.to_le_bytes().into_iter().enumerate() {
+            let open_bit = (open >> (index & 127)) as u32 & 1;
+            mask |= open_bit << (8 * w + b);
+        }
+    }
+    mask
+}
+
+/// [`legal_mask`] sixteen bytes at a time: each byte's index picks the byte of `open` that
+/// holds its bit (`index / 8`, a byte shuffle of `open`'s sixteen bytes) and the bit within
+/// it (`1 << index % 8`, a byte shuffle of a constant), and a comparison and the bytes'
+/// sign bits make the mask.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn legal_mask_ssse3(candidates: [u64; 4], open: u128) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
+        _mm_set_epi8, _mm_shuffle_epi8, _mm_srli_epi16,
+    };
+    let open = _mm_set_epi64x((open >> 64) as i64, open as i64);
+    let bits = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    let low3 = _mm_set1_epi8(7);
+    let low4 = _mm_set1_epi8(15);
+    let half = |indices: __m128i| {
+        let byte = _mm_shuffle_epi8(open, _mm_and_si128(_mm_srli_epi16(indices, 3), low4));
+        let bit = _mm_shuffle_epi8(bits, _mm_and_si128(indices, low3));
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(byte, bit), bit)) as u32 & 0xFFFF
+    };
+    let low = _mm_set_epi64x(candidates[1] as i64, candidates[0] as i64);
+    let high = _mm_set_epi64x(candidates[3] as i64, candidates[2] as i64);
+    half(low) | half(high) << 16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LegalActions, Rng, Rules};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn select_bit_finds_every_set_bit_in_order() {
+        let mut rng = Rng::new(7);
+        for _ in 0..2_000 {
+            let mask = rng.next_u64() as u32 & rng.next_u64() as u32;
+            let bits: Vec<u32> = (0..32).filter(|b| mask >> b & 1 == 1).collect();
+            for (k, &bit) in bits.iter().enumerate() {
+                assert_eq!(select_bit(mask, k as u32), bit, "{mask:#x} {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_vector_test_agrees_with_the_portable_one() {
+        let mut rng = Rng::new(11);
+        for _ in 0..5_000 {
+            let open = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
+            let candidates: [u64; 4] =
+                std::array::from_fn(|_| rng.next_u64() & 0x7F7F_7F7F_7F7F_7F7F);
+            let portable = legal_mask_portable(candidates, open);
+            assert_eq!(legal_mask(candidates, open), portable);
+            let expected = (0..32).fold(0u32, |mask, j| {
+                let index = (candidates[j / 8] >> (8 * (j % 8))) as u8;
+                mask | ((open >> index) as u32 & 1) << j
+            });
+            assert_eq!(portable, expected);
+        }
+    }
+
+    #[test]
+    fn a_guard_never_has_the_throne_and_padding_is_never_a_cell() {
+        assert_eq!(Bitboard::ALL.0 >> NO_STEP_CANDIDATE, 0);
+        assert_eq!(Bitboard::ALL.0 >> PASS_INDEX, 0);
+        for cell in Bitboard::ALL {
+            for (kind, candidates) in GEOMETRY.step_candidates.iter().enumerate() {
+                let bytes = candidates[cell.index()].to_le_bytes();
+                let set: Bitboard = bytes
+                    .iter()
+                    .filter(|&&i| i != NO_STEP_CANDIDATE)
+                    .map(|&i| Cell::from_index_unchecked(i))
+                    .collect();
+                let expected = if kind == 0 {
+                    cell.step_set()
+                } else {
+                    cell.step_set().and_not(Bitboard::THRONE)
+                };
+                assert_eq!(set, expected, "{cell} kind {kind}");
+                let listed = bytes.iter().filter(|&&i| i != NO_STEP_CANDIDATE).count();
+                assert_eq!(listed as u32, expected.count(), "{cell}: a candidate twice");
+            }
+        }
+    }
+
+    /// The numbering is a bijection onto the legal actions: in positions of normal play
+    /// from random games of every single-switch variant and `ludii`, and with the guards in
+    /// other slots, the mask's actions are the legal actions (each once).
+    #[test]
+    fn the_mask_numbers_exactly_the_legal_actions() {
+        let mut variants = Rules::single_switch_variants();
+        variants.push(Rules::LUDII);
+        let mut positions = 0;
+        for rules in variants {
+            for index in 0..8 {
+                let mut game = crate::Game::new(rules);
+                let mut rng = Rng::for_stream(21, index);
+                while !game.is_over() && game.ply_count() < 600 {
+                    let position = *game.position();
+                    if position.phase() == crate::Phase::Normal {
+                        check_numbering(&position);
+                        positions += 1;
+                    }
+                    let action = game.legal().random(&mut rng).expect("a legal action");
+                    game.play(action).expect("legal");
+                }
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
+
+    fn check_numbering(position: &Position) {
+        let me = position.to_move();
+        let rules = position.rules();
+        let open = StepSlots::open_cells(
+            position.step_open_cells_in(rules, me),
+            rules.touch_move() == crate::TouchMove::On,
+        );
+        let mut slots = StepSlots::of(position);
+        assert!(slots.describe(position));
+        let legal = LegalActions::of(position);
+        let expected: BTreeSet<String> = legal
+            .to_vec()
+            .into_iter()
+            .filter(|_| !legal.is_forced_pass())
+            .map(|a| a.to_string())
+            .collect();
+        for rotation in 0..3 {
+            let mask = slots.legal(me, open);
+            let actions: Vec<String> = (0..mask.count_ones())
+                .map(|k| slots.action_of(me, select_bit(mask, k)).to_string())
+                .collect();
+            let set: BTreeSet<String> = actions.iter().cloned().collect();
+            assert_eq!(set.len(), actions.len(), "an action twice in {position}");
+            assert_eq!(set, expected, "rotation {rotation} of {position}");
+            slots.rotate_guards(me);
+            assert!(slots.describe(position));
+        }
+    }
+}
