@@ -128,15 +128,22 @@ pub(crate) struct Geometry {
     pub ring_reach: [u128; 128],
     /// Where a piece of each kind (`[kind][index]`, queen first) may step as far as the
     /// board goes, as four cell indices in ascending order padded with
-    /// [`NO_STEP_CANDIDATE`] (a cell has at most four neighbours that are not farther out:
+    /// [`NO_CELL`] (a cell has at most four neighbours that are not farther out:
     /// two on its ring and at most two inward); a guard's never include the throne. The
     /// four bytes are one little-endian `u32`, so that one store updates a piece's four.
     pub step_candidates: [[u32; 128]; 2],
+    /// The capture triples that start at each cell, for [`crate::lookup16::bits_at`]:
+    /// bytes 0-5 the middle cells (the neighbour in each direction), bytes 8-13 the far
+    /// ends beyond them on the same line, [`NO_CELL`] where the board ends.
+    pub line_pairs: [[u8; 16]; 128],
+    /// The same along the cell's ring (`capture=ring`): bytes 0-1 its two ring neighbours,
+    /// bytes 8-9 the ring cells beyond them; [`NO_CELL`] elsewhere (and for the throne).
+    pub ring_pairs: [[u8; 16]; 128],
 }
 
-/// The index that pads [`Geometry::step_candidates`]: bit 127 of a 128-bit set, never a
-/// cell (cell indices stop at 120).
-pub(crate) const NO_STEP_CANDIDATE: u8 = 127;
+/// The index that pads [`Geometry::step_candidates`] and the capture triples: bit 127 of a
+/// 128-bit set, never a cell (cell indices stop at 120).
+pub(crate) const NO_CELL: u8 = 127;
 
 const fn index_of(q: i32, r: i32) -> usize {
     (WIDTH * (q + 5) + (5 - r)) as usize
@@ -158,7 +165,9 @@ const fn build_geometry() -> Geometry {
         ring_link: [0; 128],
         line_reach: [0; 128],
         ring_reach: [0; 128],
-        step_candidates: [[u32::from_le_bytes([NO_STEP_CANDIDATE; 4]); 128]; 2],
+        step_candidates: [[u32::from_le_bytes([NO_CELL; 4]); 128]; 2],
+        line_pairs: [[NO_CELL; 16]; 128],
+        ring_pairs: [[NO_CELL; 16]; 128],
     };
     let mut q = -5;
     while q <= 5 {
@@ -242,7 +251,7 @@ const fn build_geometry() -> Geometry {
     while i < 128 {
         let mut kind = 0;
         while kind < 2 {
-            let mut bytes = [NO_STEP_CANDIDATE; 4];
+            let mut bytes = [NO_CELL; 4];
             let mut k = 0;
             let mut n = 0;
             while n < 128 {
@@ -255,6 +264,31 @@ const fn build_geometry() -> Geometry {
             }
             g.step_candidates[kind][i] = u32::from_le_bytes(bytes);
             kind += 1;
+        }
+        let mut d = 0;
+        while d < 6 {
+            let n = g.neighbor[i][d];
+            if n != NONE && g.neighbor[n as usize][d] != NONE {
+                g.line_pairs[i][d] = n;
+                g.line_pairs[i][8 + d] = g.neighbor[n as usize][d];
+            }
+            d += 1;
+        }
+        let mut k = 0;
+        while k < 2 {
+            let n = g.ring_neighbors[i][k];
+            if n != NONE {
+                let mut j = 0;
+                while j < 2 {
+                    let far = g.ring_neighbors[n as usize][j];
+                    if far as usize != i {
+                        g.ring_pairs[i][k] = n;
+                        g.ring_pairs[i][8 + k] = far;
+                    }
+                    j += 1;
+                }
+            }
+            k += 1;
         }
         i += 1;
     }
@@ -381,6 +415,17 @@ impl Cell {
     #[inline]
     pub(crate) const fn ring_link(self) -> Bitboard {
         Bitboard(GEOMETRY.ring_link[self.0 as usize])
+    }
+
+    /// The capture triples that start at this cell under `capture` (see
+    /// `Geometry::line_pairs` and `Geometry::ring_pairs`): middles in bytes 0-7, far ends in
+    /// bytes 8-15.
+    #[inline(always)]
+    pub(crate) fn capture_pairs(self, capture: crate::rules::CaptureMode) -> [u8; 16] {
+        match capture {
+            crate::rules::CaptureMode::Line => GEOMETRY.line_pairs[self.0 as usize],
+            crate::rules::CaptureMode::Ring => GEOMETRY.ring_pairs[self.0 as usize],
+        }
     }
 
     /// The cells two steps away on a straight line, as a set.

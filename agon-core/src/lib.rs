@@ -54,6 +54,7 @@ mod cell;
 mod game;
 mod hot;
 mod illegal;
+mod lookup16;
 mod movegen;
 mod outcome;
 mod perft;

@@ -1,7 +1,7 @@
 //! Uniformly random playouts: the simplest player, the engine's throughput benchmark and
 //! a source of random positions for tests.
 
-use crate::hot::{with_fixed_rules, HotRules};
+use crate::hot::{with_fixed_rules, BranchFree, HotRules};
 use crate::repetition::RepetitionTable;
 use crate::step_slots::{select_bit, SlotAction, StepSlots};
 use crate::{
@@ -188,7 +188,12 @@ fn lean_playout(
     on_action: impl FnMut(Action),
 ) -> (Outcome, Position, usize) {
     with_fixed_rules!(start.rules(), |fixed| lean_playout_in(
-        fixed, start, rng, max_plies, occurred, on_action
+        BranchFree(fixed),
+        start,
+        rng,
+        max_plies,
+        occurred,
+        on_action
     ))
 }
 

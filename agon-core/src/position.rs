@@ -10,6 +10,7 @@
 
 use crate::hot::HotRules;
 use crate::illegal::IllegalAction;
+use crate::lookup16::bits_at;
 use crate::movegen::LegalActions;
 use crate::rules::{CaptureMode, Intervention, QueenRelocatedBy, RelocateThrone, Relocation};
 use crate::setup::Setup;
@@ -800,23 +801,42 @@ impl Position {
     /// Captures made by the piece that just arrived on `at`, then the suicide rule.
     ///
     /// An enemy piece `x` is captured when `at`, `x` and a flanker `y` of the mover form a
-    /// "between" triple (a straight line of three, or three consecutive cells of a ring):
-    /// the far ends `y` that can close a triple from `at` are a precomputed set, usually
-    /// without a flanker on it, and `x` is then the middle of `at` and `y`.
+    /// "between" triple (a straight line of three, or three consecutive cells of a ring).
+    /// Two ways to find them, with the same result (the random playouts are replayed in a
+    /// [`crate::Game`] by the tests): by default a quick necessary condition first (a
+    /// flanker among the far ends that can close a triple from `at`, and an enemy piece
+    /// next to it), which skips the rest in most plies, then the middle of `at` and each
+    /// such end; without the pre-test ([`HotRules::arrival_pretest`], the random
+    /// playouts), one lookup of the enemy pieces and one of the flankers on the table of
+    /// triples ([`Cell::capture_pairs`]), without a branch that a random game would make
+    /// mispredict.
     #[inline(always)]
     fn resolve_arrival(&mut self, rules: impl HotRules, at: Cell) -> Bitboard {
         let me = self.to_move;
-        let (reach, link) = match rules.capture() {
-            CaptureMode::Line => (at.line_reach(), at.neighbor_set()),
-            CaptureMode::Ring => (at.ring_reach(), at.ring_link()),
-        };
-        let ends = self.flankers_in(rules, me) & reach;
         let mut captures = Bitboard::EMPTY;
-        // Both a flanker at the far end and an enemy piece next to `at` (a quick test
-        // before the triples themselves).
-        if ends.any() && (link & self.active(!me)).any() {
-            let victims = Position::middles(rules, at, ends) & self.active(!me);
-            if victims.any() {
+        if rules.arrival_pretest() {
+            let (reach, link) = match rules.capture() {
+                CaptureMode::Line => (at.line_reach(), at.neighbor_set()),
+                CaptureMode::Ring => (at.ring_reach(), at.ring_link()),
+            };
+            let ends = self.flankers_in(rules, me) & reach;
+            if ends.any() && (link & self.active(!me)).any() {
+                let victims = Position::middles(rules, at, ends) & self.active(!me);
+                if victims.any() {
+                    self.capture_all(rules, victims);
+                    captures = victims;
+                }
+            }
+        } else {
+            let pairs = at.capture_pairs(rules.capture());
+            let middles = bits_at(self.active(!me).0, pairs);
+            let ends = bits_at(self.flankers_in(rules, me).0, pairs);
+            let triples = middles & ends >> 8 & 0xFF;
+            if triples != 0 {
+                let victims = (0..8)
+                    .filter(|j| triples >> j & 1 == 1)
+                    .map(|j| Cell::from_index_unchecked(pairs[j]))
+                    .collect();
                 self.capture_all(rules, victims);
                 captures = victims;
             }

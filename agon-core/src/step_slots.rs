@@ -5,13 +5,12 @@
 //! cells gives every legal action of the side as one bit of a 32-bit mask; a uniformly
 //! random action is then a uniformly random set bit.
 //!
-//! The test is a table lookup of 32 bytes at once (SSSE3's byte shuffle, in every x86-64
-//! build of this workspace, whose `.cargo/config.toml` targets x86-64-v2), with a
-//! portable loop giving the same mask elsewhere. The slots follow the pieces as the
+//! The test is two lookups of sixteen indices at once ([`crate::lookup16`]). The slots follow the pieces as the
 //! playout steps them; after a capture or any action but a step or pass they are built
 //! again from the position.
 
-use crate::cell::{GEOMETRY, NO_STEP_CANDIDATE};
+use crate::cell::{GEOMETRY, NO_CELL};
+use crate::lookup16::bits_at;
 #[cfg(test)]
 use crate::Action;
 use crate::{Bitboard, Cell, PieceKind, Position, Side};
@@ -27,12 +26,7 @@ const SLOTS: usize = 8;
 const PASS_SLOT: usize = 7;
 
 /// The pass slot's candidates.
-const PASS_CANDIDATES: u32 = u32::from_le_bytes([
-    PASS_INDEX,
-    NO_STEP_CANDIDATE,
-    NO_STEP_CANDIDATE,
-    NO_STEP_CANDIDATE,
-]);
+const PASS_CANDIDATES: u32 = u32::from_le_bytes([PASS_INDEX, NO_CELL, NO_CELL, NO_CELL]);
 
 /// One side's slots: the cell of each slot's piece, and its four step candidates as cell
 /// indices (slot `s` holds bytes `4s..4s + 4`).
@@ -49,8 +43,8 @@ impl SideSlots {
     /// `relocation=removed`), the pass in slot 7.
     fn of(position: &Position, side: Side) -> SideSlots {
         let mut slots = SideSlots {
-            candidates: [NO_STEP_CANDIDATE; 4 * SLOTS],
-            cells: [NO_STEP_CANDIDATE; SLOTS],
+            candidates: [NO_CELL; 4 * SLOTS],
+            cells: [NO_CELL; SLOTS],
         };
         slots.set_candidates(PASS_SLOT, PASS_CANDIDATES);
         let active = position.active(side);
@@ -183,7 +177,7 @@ impl StepSlots {
             let cells = |range: std::ops::Range<usize>| {
                 slots.cells[range]
                     .iter()
-                    .filter(|&&i| i != NO_STEP_CANDIDATE)
+                    .filter(|&&i| i != NO_CELL)
                     .map(|&i| Cell::from_index_unchecked(i))
                     .collect::<Bitboard>()
             };
@@ -191,7 +185,7 @@ impl StepSlots {
             let queens = position.pieces(side, PieceKind::Queen);
             let guards = slots.cells[1..PASS_SLOT]
                 .iter()
-                .filter(|&&i| i != NO_STEP_CANDIDATE)
+                .filter(|&&i| i != NO_CELL)
                 .count();
             cells(0..1) == active & queens
                 && cells(1..PASS_SLOT) == active.and_not(queens)
@@ -247,68 +241,14 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
 };
 
 /// Bit `j` of the result: whether bit `candidates' byte j` of `open` is set (the 32 bytes
-/// of `candidates` are cell indices below 128, little-endian in four words).
+/// of `candidates` are indices below 128, little-endian in four words).
 #[inline(always)]
 fn legal_mask(candidates: [u64; 4], open: u128) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    {
-        // SAFETY: `legal_mask_ssse3` needs SSSE3, and this branch is only compiled when
-        // SSSE3 is enabled for the whole build (`cfg(target_feature = "ssse3")`, set by
-        // the workspace's `-C target-cpu=x86-64-v2`), so every processor that runs this
-        // binary has it; the function itself touches no memory but its arguments.
-        #[allow(unsafe_code)]
-        unsafe {
-            legal_mask_ssse3(candidates, open)
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
-    {
-        legal_mask_portable(candidates, open)
-    }
-}
-
-/// [`legal_mask`] one byte at a time: the reference the vector version is tested against,
-/// and the code for builds without SSSE3.
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "ssse3"),
-    allow(dead_code)
-)]
-#[inline(always)]
-fn legal_mask_portable(candidates: [u64; 4], open: u128) -> u32 {
-    let mut mask = 0;
-    for (w, word) in candidates.into_iter().enumerate() {
-        for (b, index) in word.to_le_bytes().into_iter().enumerate() {
-            let open_bit = (open >> (index & 127)) as u32 & 1;
-            mask |= open_bit << (8 * w + b);
-        }
-    }
-    mask
-}
-
-/// [`legal_mask`] sixteen bytes at a time: each byte's index picks the byte of `open` that
-/// holds its bit (`index / 8`, a byte shuffle of `open`'s sixteen bytes) and the bit within
-/// it (`1 << index % 8`, a byte shuffle of a constant), and a comparison and the bytes'
-/// sign bits make the mask.
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn legal_mask_ssse3(candidates: [u64; 4], open: u128) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
-        _mm_set_epi8, _mm_shuffle_epi8, _mm_srli_epi16,
+    let half = |low: u64, high: u64| {
+        let bytes = ((high as u128) << 64 | low as u128).to_le_bytes();
+        bits_at(open, bytes) as u32
     };
-    let open = _mm_set_epi64x((open >> 64) as i64, open as i64);
-    let bits = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
-    let low3 = _mm_set1_epi8(7);
-    let low4 = _mm_set1_epi8(15);
-    let half = |indices: __m128i| {
-        let byte = _mm_shuffle_epi8(open, _mm_and_si128(_mm_srli_epi16(indices, 3), low4));
-        let bit = _mm_shuffle_epi8(bits, _mm_and_si128(indices, low3));
-        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(byte, bit), bit)) as u32 & 0xFFFF
-    };
-    let low = _mm_set_epi64x(candidates[1] as i64, candidates[0] as i64);
-    let high = _mm_set_epi64x(candidates[3] as i64, candidates[2] as i64);
-    half(low) | half(high) << 16
+    half(candidates[0], candidates[1]) | half(candidates[2], candidates[3]) << 16
 }
 
 #[cfg(test)]
@@ -330,32 +270,15 @@ mod tests {
     }
 
     #[test]
-    fn the_vector_test_agrees_with_the_portable_one() {
-        let mut rng = Rng::new(11);
-        for _ in 0..5_000 {
-            let open = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
-            let candidates: [u64; 4] =
-                std::array::from_fn(|_| rng.next_u64() & 0x7F7F_7F7F_7F7F_7F7F);
-            let portable = legal_mask_portable(candidates, open);
-            assert_eq!(legal_mask(candidates, open), portable);
-            let expected = (0..32).fold(0u32, |mask, j| {
-                let index = (candidates[j / 8] >> (8 * (j % 8))) as u8;
-                mask | ((open >> index) as u32 & 1) << j
-            });
-            assert_eq!(portable, expected);
-        }
-    }
-
-    #[test]
     fn a_guard_never_has_the_throne_and_padding_is_never_a_cell() {
-        assert_eq!(Bitboard::ALL.0 >> NO_STEP_CANDIDATE, 0);
+        assert_eq!(Bitboard::ALL.0 >> NO_CELL, 0);
         assert_eq!(Bitboard::ALL.0 >> PASS_INDEX, 0);
         for cell in Bitboard::ALL {
             for (kind, candidates) in GEOMETRY.step_candidates.iter().enumerate() {
                 let bytes = candidates[cell.index()].to_le_bytes();
                 let set: Bitboard = bytes
                     .iter()
-                    .filter(|&&i| i != NO_STEP_CANDIDATE)
+                    .filter(|&&i| i != NO_CELL)
                     .map(|&i| Cell::from_index_unchecked(i))
                     .collect();
                 let expected = if kind == 0 {
@@ -364,7 +287,7 @@ mod tests {
                     cell.step_set().and_not(Bitboard::THRONE)
                 };
                 assert_eq!(set, expected, "{cell} kind {kind}");
-                let listed = bytes.iter().filter(|&&i| i != NO_STEP_CANDIDATE).count();
+                let listed = bytes.iter().filter(|&&i| i != NO_CELL).count();
                 assert_eq!(listed as u32, expected.count(), "{cell}: a candidate twice");
             }
         }
