@@ -5,9 +5,9 @@
 //! cells gives every legal action of the side as one bit of a 32-bit mask; a uniformly
 //! random action is then a uniformly random set bit.
 //!
-//! The test is two lookups of sixteen indices at once ([`crate::lookup16`]). The slots follow the pieces as the
-//! playout steps them; after a capture or any action but a step or pass they are built
-//! again from the position.
+//! The test is two lookups of sixteen indices at once ([`crate::lookup16`]). The slots
+//! follow the pieces as the playout steps them; after a capture or any action but a step
+//! or pass they are built again from the position.
 
 use crate::cell::{GEOMETRY, NO_CELL};
 use crate::lookup16::bits_at;
@@ -70,19 +70,6 @@ impl SideSlots {
     fn set_candidates(&mut self, slot: usize, four: u32) {
         self.candidates[4 * (slot % SLOTS)..][..4].copy_from_slice(&four.to_le_bytes());
     }
-
-    /// The candidates as four little-endian 64-bit words.
-    #[inline(always)]
-    fn candidate_words(&self) -> [u64; 4] {
-        let word = |i: usize| {
-            u64::from_le_bytes(
-                self.candidates[8 * i..][..8]
-                    .try_into()
-                    .expect("eight bytes"),
-            )
-        };
-        [word(0), word(1), word(2), word(3)]
-    }
 }
 
 /// Both sides' slots (see the module's documentation).
@@ -130,7 +117,9 @@ impl StepSlots {
     /// pass. `open` is [`StepSlots::open_cells`].
     #[inline(always)]
     pub(crate) fn legal(&self, side: Side, open: u128) -> u32 {
-        legal_mask(self.sides[side.index()].candidate_words(), open)
+        let candidates = &self.sides[side.index()].candidates;
+        let half = |bytes: &[u8]| bits_at(open, bytes.try_into().expect("sixteen bytes")) as u32;
+        half(&candidates[..16]) | half(&candidates[16..]) << 16
     }
 
     /// The action of bit `bit` of [`StepSlots::legal`]'s mask.
@@ -239,17 +228,6 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
     }
     table
 };
-
-/// Bit `j` of the result: whether bit `candidates' byte j` of `open` is set (the 32 bytes
-/// of `candidates` are indices below 128, little-endian in four words).
-#[inline(always)]
-fn legal_mask(candidates: [u64; 4], open: u128) -> u32 {
-    let half = |low: u64, high: u64| {
-        let bytes = ((high as u128) << 64 | low as u128).to_le_bytes();
-        bits_at(open, bytes) as u32
-    };
-    half(candidates[0], candidates[1]) | half(candidates[2], candidates[3]) << 16
-}
 
 #[cfg(test)]
 mod tests {
