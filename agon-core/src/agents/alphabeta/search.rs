@@ -712,7 +712,7 @@ impl Searcher {
         }
         let list = self.lists[ply].as_mut_slice();
         for killer in self.ordering.killers(ply).into_iter().flatten() {
-            if let Some(j) = list[next..n].iter().position(|&a| a == killer) {
+            if let Some(j) = position_of(&list[next..n], killer) {
                 list.swap(next + j, next);
                 next += 1;
             }
@@ -850,6 +850,19 @@ impl Searcher {
         }
         self.history.pop();
         best
+    }
+}
+
+/// Where `action` first stands in `actions`. A step (the killers of normal play) is
+/// looked for by its two cells alone, without the derived comparison's dispatch on the
+/// kind of each listed action.
+#[inline(always)]
+fn position_of(actions: &[Action], action: Action) -> Option<usize> {
+    match action {
+        Action::Step { from, to } => actions
+            .iter()
+            .position(|&a| matches!(a, Action::Step { from: f, to: t } if f == from && t == to)),
+        _ => actions.iter().position(|&a| a == action),
     }
 }
 
