@@ -436,8 +436,12 @@ impl Evaluator {
             let foe_queen = features::active_queen(pos, foe);
             let ring1 = (guards & RINGS[1]).count() as usize;
             let mut progress = w.guard_ring[1] * ring1 as i32;
-            for (k, ring) in RINGS.iter().enumerate().skip(2) {
+            for (k, ring) in RINGS.iter().enumerate().take(5).skip(2) {
                 progress += w.guard_ring[k] * (guards & *ring).count() as i32;
+            }
+            // The outer ring has no weight by default: no count then.
+            if w.guard_ring[5] != 0 {
+                progress += w.guard_ring[5] * (guards & RINGS[5]).count() as i32;
             }
             let mut formation = 0;
             let mut relocations = 0;
