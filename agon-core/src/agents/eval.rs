@@ -436,12 +436,20 @@ impl Evaluator {
             let foe_queen = features::active_queen(pos, foe);
             let ring1 = (guards & RINGS[1]).count() as usize;
             let mut progress = w.guard_ring[1] * ring1 as i32;
-            for (k, ring) in RINGS.iter().enumerate().skip(2) {
+            for (k, ring) in RINGS.iter().enumerate().take(5).skip(2) {
                 progress += w.guard_ring[k] * (guards & *ring).count() as i32;
+            }
+            // The outer ring has no weight by default: no count then.
+            if w.guard_ring[5] != 0 {
+                progress += w.guard_ring[5] * (guards & RINGS[5]).count() as i32;
             }
             let mut formation = 0;
             let mut relocations = 0;
+            // This side's active pieces on ring 1 (its guards counted there, perhaps its
+            // queen): each costs the other side `enemy_on_ring1`.
+            let mut on_ring1 = ring1 as i32;
             if let Some(q) = queen.first() {
+                on_ring1 += i32::from(q.ring() == 1);
                 progress += w.queen_ring[q.ring() as usize];
                 if q.ring() == 0 {
                     // The formation's progress: the guards on ring 1, or under removed the
@@ -459,7 +467,6 @@ impl Evaluator {
             if (foe_queen & Bitboard::THRONE).any() {
                 formation += w.guard_ring1_throne_lost * ring1 as i32;
             }
-            formation += w.enemy_on_ring1 * (pos.active(foe) & Bitboard::RING1).count() as i32;
             let captured_guards = pos.pieces(side, PieceKind::Guard) & pos.captured();
             for at in captured_guards {
                 relocations += w.captured_guard + w.guard_ring[relocation_ring(pos, at)];
@@ -469,6 +476,7 @@ impl Evaluator {
             }
             tally.add(side, EvalTerm::Progress, progress);
             tally.add(side, EvalTerm::Formation, formation);
+            tally.add(foe, EvalTerm::Formation, w.enemy_on_ring1 * on_ring1);
             tally.add(side, EvalTerm::Relocations, relocations);
             tally.add(
                 side,

@@ -515,7 +515,8 @@ impl Searcher {
         // as it always was (its first actions are then those already searched).
         let first = tt_action.filter(|&a| legal.contains(a));
         let mut cells = None;
-        // The number of captures, once listed in the staged actions.
+        // The number of captures, and which killers are legal, once the staged actions
+        // have been listed.
         let mut captures = None;
         let mut n = if first.is_some() {
             1
@@ -529,8 +530,9 @@ impl Searcher {
             }
             let c = self.capture_cells(hot, pos);
             cells = Some(c);
-            let (staged, staged_captures) = self.captures_and_killers(&legal, ply, c);
-            captures = Some(staged_captures);
+            let (staged, staged_captures, legal_killers) =
+                self.captures_and_killers(&legal, ply, c);
+            captures = Some((staged_captures, legal_killers));
             staged
         };
         let mut listed = false;
@@ -631,14 +633,15 @@ impl Searcher {
     /// Lists the captures (arrivals on `cells`) of ply `ply`, in the order of
     /// [`LegalActions::generate`], then its legal quiet killers, and returns their number
     /// (the actions [`Searcher::order_captures_and_killers`] would put first in the full
-    /// list) and the number of captures among them.
+    /// list), the number of captures among them, and which of the ply's two killers are
+    /// legal quiet actions (so listed).
     #[inline]
     fn captures_and_killers(
         &mut self,
         legal: &LegalActions,
         ply: usize,
         cells: Bitboard,
-    ) -> (usize, usize) {
+    ) -> (usize, usize, [bool; 2]) {
         let list = &mut self.lists[ply];
         if cells.any() {
             legal.generate_to(cells, list);
@@ -647,12 +650,16 @@ impl Searcher {
         }
         let captures = list.len();
         let [k0, k1] = self.ordering.killers(ply);
-        for killer in [k0, k1.filter(|&k| Some(k) != k0)].into_iter().flatten() {
-            if !cells.contains_destination(killer) && legal.contains(killer) {
-                list.push(killer);
+        let mut listed = [false; 2];
+        for (j, killer) in [k0, k1.filter(|&k| Some(k) != k0)].into_iter().enumerate() {
+            if let Some(killer) = killer {
+                if !cells.contains_destination(killer) && legal.contains(killer) {
+                    list.push(killer);
+                    listed[j] = true;
+                }
             }
         }
-        (list.len(), captures)
+        (list.len(), captures, listed)
     }
 
     /// Lists the legal actions of ply `ply` and returns their number. With the table's
@@ -676,7 +683,9 @@ impl Searcher {
     /// killers; returns where the remaining (quiet) actions start. `legal` are the legal
     /// actions the list holds: they say how many captures there are (unless `captures`, the
     /// number the staged actions counted, already does), so the scan stops after the last
-    /// one (checking a killer's legality first costs more than the scan it saves).
+    /// one (checking a killer's legality first costs more than the scan it saves). A
+    /// killer the staged actions found illegal (or a capture) is not looked for: the scan
+    /// would not find it.
     #[inline]
     fn order_captures_and_killers(
         &mut self,
@@ -685,11 +694,11 @@ impl Searcher {
         from: usize,
         n: usize,
         cells: Bitboard,
-        captures: Option<usize>,
+        staged: Option<(usize, [bool; 2])>,
     ) -> usize {
         let mut next = from;
         if cells.any() {
-            let captures = captures.unwrap_or_else(|| {
+            let captures = staged.map(|(c, _)| c).unwrap_or_else(|| {
                 legal.generate_to(cells, &mut self.captures);
                 self.captures.len()
             });
@@ -711,8 +720,12 @@ impl Searcher {
             }
         }
         let list = self.lists[ply].as_mut_slice();
-        for killer in self.ordering.killers(ply).into_iter().flatten() {
-            if let Some(j) = list[next..n].iter().position(|&a| a == killer) {
+        let listed = staged.map_or([true; 2], |(_, listed)| listed);
+        for (killer, listed) in self.ordering.killers(ply).into_iter().zip(listed) {
+            let Some(killer) = killer.filter(|_| listed) else {
+                continue;
+            };
+            if let Some(j) = position_of(&list[next..n], killer) {
                 list.swap(next + j, next);
                 next += 1;
             }
@@ -850,6 +863,19 @@ impl Searcher {
         }
         self.history.pop();
         best
+    }
+}
+
+/// Where `action` first stands in `actions`. A step (the killers of normal play) is
+/// looked for by its two cells alone, without the derived comparison's dispatch on the
+/// kind of each listed action.
+#[inline(always)]
+fn position_of(actions: &[Action], action: Action) -> Option<usize> {
+    match action {
+        Action::Step { from, to } => actions
+            .iter()
+            .position(|&a| matches!(a, Action::Step { from: f, to: t } if f == from && t == to)),
+        _ => actions.iter().position(|&a| a == action),
     }
 }
 
