@@ -216,22 +216,22 @@ fn lean_playout_in(
     }
     let mut position = start;
     let mut plies = 0;
-    // The slots describe the position's pieces while `settled` (they follow steps and
-    // passes; anything else builds them again when normal play comes back).
+    // The slots follow the position's active pieces through every action.
     let mut slots = StepSlots::of(&position);
-    let mut settled = true;
     // The start has occurred once: no repetition yet.
     let mut outcome = start.outcome_after_action(!start.to_move(), || false);
     while outcome.is_none() {
         let mover = position.to_move();
+        // The tests check the slots at every ply, in release builds too.
+        debug_assert!(slots.describe(&position));
+        #[cfg(test)]
+        assert!(
+            slots.describe(&position),
+            "slots out of step at ply {plies}"
+        );
         // A step in normal play (nearly every ply); a relocation or placement otherwise,
         // played by the general code.
         let drawn = if position.in_normal_play() {
-            if !settled {
-                slots = StepSlots::of(&position);
-                settled = true;
-            }
-            debug_assert!(slots.describe(&position));
             let open = StepSlots::open_cells(position.step_open_cells_in(hot, mover), pass);
             let legal = slots.legal(mover, open);
             if legal != 0 {
@@ -269,10 +269,9 @@ fn lean_playout_in(
             }) => {
                 on_action(Action::Step { from, to });
                 let captures = position.play_step_of_in(hot, kind, from, to);
+                slots.moved(mover, slot, kind, to);
                 if captures.any() {
-                    settled = false;
-                } else {
-                    slots.moved(mover, slot, kind, to);
+                    slots.captured(captures);
                 }
                 Some(to)
             }
@@ -283,8 +282,13 @@ fn lean_playout_in(
             }
             Drawn::Rare(action) => {
                 on_action(action);
-                position.play_in(hot, action);
-                settled = false;
+                let captures = position.play_in(hot, action);
+                if let Action::Relocate { to, .. } | Action::Place { to, .. } = action {
+                    slots.entered(mover, position.kind_at(to), to);
+                }
+                if captures.any() {
+                    slots.captured(captures);
+                }
                 None
             }
         };

@@ -759,8 +759,9 @@ impl Position {
         captures
     }
 
+    /// The kind of the piece on `cell` (a guard if it holds no queen).
     #[inline]
-    fn kind_at(&self, cell: Cell) -> PieceKind {
+    pub(crate) fn kind_at(&self, cell: Cell) -> PieceKind {
         if self.queens.contains(cell) {
             PieceKind::Queen
         } else {

@@ -6,8 +6,9 @@
 //! random action is then a uniformly random set bit.
 //!
 //! The test is two lookups of sixteen indices at once ([`crate::lookup16`]). The slots
-//! follow the pieces as the playout steps them; after a capture or any action but a step
-//! or pass they are built again from the position.
+//! follow the pieces as the playout plays: a step moves its piece's slot, a capture empties
+//! the victims' slots, and a piece that comes back (relocated or placed) takes the queen's
+//! slot or the first empty guard slot.
 
 use crate::cell::{GEOMETRY, NO_CELL};
 use crate::lookup16::bits_at;
@@ -27,6 +28,9 @@ const PASS_SLOT: usize = 7;
 
 /// The pass slot's candidates.
 const PASS_CANDIDATES: u32 = u32::from_le_bytes([PASS_INDEX, NO_CELL, NO_CELL, NO_CELL]);
+
+/// An empty slot's candidates: none.
+const NO_CANDIDATES: u32 = u32::from_le_bytes([NO_CELL; 4]);
 
 /// One side's slots: the cell of each slot's piece, and its four step candidates as cell
 /// indices (slot `s` holds bytes `4s..4s + 4`).
@@ -63,6 +67,13 @@ impl SideSlots {
     fn place(&mut self, slot: usize, kind: PieceKind, cell: Cell) {
         self.cells[slot] = cell.index() as u8;
         self.set_candidates(slot, GEOMETRY.step_candidates[kind.index()][cell.index()]);
+    }
+
+    /// Empties `slot`: its piece left play.
+    #[inline(always)]
+    fn clear(&mut self, slot: usize) {
+        self.cells[slot % SLOTS] = NO_CELL;
+        self.set_candidates(slot, NO_CANDIDATES);
     }
 
     /// Sets the four candidates of `slot` (little-endian bytes of `four`).
@@ -156,6 +167,37 @@ impl StepSlots {
     #[inline(always)]
     pub(crate) fn moved(&mut self, side: Side, slot: usize, kind: PieceKind, to: Cell) {
         self.sides[side.index()].place(slot, kind, to);
+    }
+
+    /// The pieces on `cells` were captured: their slots are emptied (a captured piece does
+    /// not step; when it comes back it enters again, [`StepSlots::entered`]). One lookup of
+    /// both sides' slot cells finds them.
+    #[inline(never)]
+    pub(crate) fn captured(&mut self, cells: Bitboard) {
+        let mut both = [NO_CELL; 2 * SLOTS];
+        both[..SLOTS].copy_from_slice(&self.sides[0].cells);
+        both[SLOTS..].copy_from_slice(&self.sides[1].cells);
+        let mut hit = bits_at(cells.0, both);
+        while hit != 0 {
+            let i = hit.trailing_zeros() as usize;
+            self.sides[i / SLOTS].clear(i % SLOTS);
+            hit &= hit - 1;
+        }
+    }
+
+    /// A piece of `side` and `kind` entered play on `cell` (relocated or placed): a queen
+    /// takes slot 0, a guard the first empty guard slot.
+    #[inline(never)]
+    pub(crate) fn entered(&mut self, side: Side, kind: PieceKind, cell: Cell) {
+        let slots = &mut self.sides[side.index()];
+        let slot = match kind {
+            PieceKind::Queen => 0,
+            PieceKind::Guard => (1..PASS_SLOT)
+                .find(|&slot| slots.cells[slot] == NO_CELL)
+                .expect("a side has at most six guards in play"),
+        };
+        debug_assert_eq!(slots.cells[slot], NO_CELL, "slot {slot} is taken");
+        slots.place(slot, kind, cell);
     }
 
     /// Whether the slots hold exactly the active pieces of `position` (queen in slot 0):
