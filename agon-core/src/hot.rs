@@ -23,19 +23,21 @@ pub(crate) trait HotRules: Copy {
     /// Whether captured pieces are taken off the board (`relocation=removed`).
     fn removed(self) -> bool;
 
-    /// Whether an arrival's capture test starts with a quick pre-test (a flanker two cells
-    /// away and an enemy piece next to it), which skips the full test in most plies at the
-    /// price of a branch that goes either way about half the time. Not a rule: the
-    /// outcome is the same either way. Yes but in the random playouts
-    /// ([`BranchFree`]), where mispredicted branches cost more than the full test.
+    /// Whether play avoids branches on random data at the price of instructions. Not a
+    /// rule: the outcome is the same either way. No by default: an arrival's capture test
+    /// starts with a quick pre-test (a flanker two cells away and an enemy piece next to
+    /// it) that skips the full test in most plies, and a step updates the queens' set only
+    /// when a queen steps, both branches that go either way often. Yes in the random
+    /// playouts ([`BranchFree`]), where a mispredicted branch costs more than the
+    /// instructions it saves.
     #[inline(always)]
-    fn arrival_pretest(self) -> bool {
-        true
+    fn branch_free(self) -> bool {
+        false
     }
 }
 
 /// The hot switches of `H` with every test that can be made without a data-dependent
-/// branch made that way ([`HotRules::arrival_pretest`] off): the random playouts' choice.
+/// branch made that way ([`HotRules::branch_free`]): the random playouts' choice.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BranchFree<H>(pub(crate) H);
 
@@ -61,8 +63,8 @@ impl<H: HotRules> HotRules for BranchFree<H> {
     }
 
     #[inline(always)]
-    fn arrival_pretest(self) -> bool {
-        false
+    fn branch_free(self) -> bool {
+        true
     }
 }
 

@@ -713,7 +713,7 @@ impl Position {
         to: Cell,
     ) -> Bitboard {
         debug_assert_eq!(kind, self.kind_at(from));
-        self.move_piece(self.to_move, kind, from, to);
+        self.move_piece(rules, self.to_move, kind, from, to);
         self.passes = 0;
         let captures = self.resolve_arrival(rules, to);
         self.pass_turn();
@@ -740,7 +740,7 @@ impl Position {
                 let kind = self.kind_at(from);
                 self.hash ^= piece_key(me, kind, true, from) ^ piece_key(me, kind, false, from);
                 self.captured &= !from.bit();
-                self.move_piece(me, kind, from, to);
+                self.move_piece(rules, me, kind, from, to);
                 if self.rules.relocations_interact() {
                     captures = self.resolve_arrival(rules, to);
                 }
@@ -769,11 +769,23 @@ impl Position {
         }
     }
 
+    /// Moves `side`'s piece of `kind` from `from` to `to` (sets and hash).
     #[inline]
-    fn move_piece(&mut self, side: Side, kind: PieceKind, from: Cell, to: Cell) {
+    fn move_piece(
+        &mut self,
+        rules: impl HotRules,
+        side: Side,
+        kind: PieceKind,
+        from: Cell,
+        to: Cell,
+    ) {
         let change = from.bit() | to.bit();
         self.sides[side.index()] ^= change;
-        if kind == PieceKind::Queen {
+        let queen = kind == PieceKind::Queen;
+        if rules.branch_free() {
+            // Which piece steps is as random as the draw in the playouts.
+            self.queens ^= Bitboard(change.0 * queen as u128);
+        } else if queen {
             self.queens ^= change;
         }
         self.hash ^= piece_key(side, kind, false, from) ^ piece_key(side, kind, false, to);
@@ -807,7 +819,7 @@ impl Position {
     /// [`crate::Game`] by the tests): by default a quick necessary condition first (a
     /// flanker among the far ends that can close a triple from `at`, and an enemy piece
     /// next to it), which skips the rest in most plies, then the middle of `at` and each
-    /// such end; without the pre-test ([`HotRules::arrival_pretest`], the random
+    /// such end; without the pre-test ([`HotRules::branch_free`], the random
     /// playouts), one lookup of the enemy pieces and one of the flankers on the table of
     /// triples ([`Cell::capture_pairs`]), without a branch that a random game would make
     /// mispredict.
@@ -815,7 +827,7 @@ impl Position {
     fn resolve_arrival(&mut self, rules: impl HotRules, at: Cell) -> Bitboard {
         let me = self.to_move;
         let mut captures = Bitboard::EMPTY;
-        if rules.arrival_pretest() {
+        if !rules.branch_free() {
             let (reach, link) = match rules.capture() {
                 CaptureMode::Line => (at.line_reach(), at.neighbor_set()),
                 CaptureMode::Ring => (at.ring_reach(), at.ring_link()),
