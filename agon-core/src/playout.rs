@@ -137,9 +137,11 @@ impl PlayoutTally {
 /// same whichever batch or thread plays it. Games still going after `max_plies` plies are
 /// adjudicated `move-limit` draws.
 ///
-/// The games are those [`random_playout`] plays, action for action, on a leaner path: no
+/// The games are uniformly random like [`random_playout`]'s, on a leaner path: no
 /// [`Game`] record (no list of plies, no position kept per ply for undo), only the
-/// position and a table of how often each position occurred.
+/// position, a table of how often each position occurred, and the pieces in slots that
+/// number the legal steps (`step_slots`). That numbering is not [`LegalActions`]'s, so the
+/// same seed gives other games than [`random_playout`] on a [`Game`].
 pub fn random_games(
     rules: Rules,
     seed: u64,
@@ -147,7 +149,7 @@ pub fn random_games(
     max_plies: usize,
 ) -> PlayoutTally {
     let start = Position::start(rules);
-    let mut occurred = RepetitionTable::new();
+    let mut occurred = RepetitionTable::sparse();
     let mut tally = PlayoutTally::default();
     for index in indices {
         let mut rng = Rng::for_stream(seed, index);

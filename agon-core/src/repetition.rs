@@ -17,8 +17,10 @@ struct Slot {
 /// Occurrence counts by position hash.
 #[derive(Clone)]
 pub(crate) struct RepetitionTable {
-    /// A power of two of slots, at most half of them live.
+    /// A power of two of slots, at most one in `spread` of them live.
     slots: Vec<Slot>,
+    /// Slots per live hash at least: 2, or 8 in the playouts' sparse table.
+    spread: usize,
     /// Slots of another generation are empty: clearing the table is one increment.
     generation: u32,
     /// Live slots.
@@ -31,10 +33,25 @@ impl RepetitionTable {
     /// games; a long game doubles its table a few times, once).
     const INITIAL_SLOTS: usize = 256;
 
-    /// An empty table.
+    /// An empty table, at most half full.
     pub(crate) fn new() -> RepetitionTable {
+        RepetitionTable::spread(2)
+    }
+
+    /// An empty table at most an eighth full: the random playouts', where the branch on a
+    /// probe's first slot (empty or not) is as random as the game, and a sparser table
+    /// takes it the same way more often (0.72 -> 0.61 mispredicted branches per random
+    /// action in cachegrind's model), for 4 times the memory (2 MB after a game of 16,000
+    /// distinct positions).
+    pub(crate) fn sparse() -> RepetitionTable {
+        RepetitionTable::spread(8)
+    }
+
+    /// An empty table with at least `spread` slots per live hash.
+    fn spread(spread: usize) -> RepetitionTable {
         RepetitionTable {
             slots: vec![Slot::default(); RepetitionTable::INITIAL_SLOTS],
+            spread,
             generation: 1,
             live: 0,
         }
@@ -44,6 +61,7 @@ impl RepetitionTable {
     pub(crate) fn empty() -> RepetitionTable {
         RepetitionTable {
             slots: Vec::new(),
+            spread: 2,
             generation: 1,
             live: 0,
         }
@@ -78,7 +96,7 @@ impl RepetitionTable {
     /// Counts one more occurrence of `hash` and returns its count.
     #[inline]
     pub(crate) fn add(&mut self, hash: u64) -> u32 {
-        if 2 * (self.live + 1) > self.slots.len() {
+        if self.spread * (self.live + 1) > self.slots.len() {
             self.grow();
         }
         let generation = self.generation;
@@ -150,8 +168,12 @@ mod tests {
     /// several growths.
     #[test]
     fn counts_agree_with_a_hash_map() {
+        counts_agree_with_a_hash_map_in(RepetitionTable::new());
+        counts_agree_with_a_hash_map_in(RepetitionTable::sparse());
+    }
+
+    fn counts_agree_with_a_hash_map_in(mut table: RepetitionTable) {
         let mut rng = Rng::new(17);
-        let mut table = RepetitionTable::new();
         let mut truth: HashMap<u64, u32> = HashMap::new();
         let mut added = Vec::new();
         for step in 0..60_000 {
@@ -179,6 +201,7 @@ mod tests {
             assert_eq!(table.count(probe), truth.get(&probe).copied().unwrap_or(0));
         }
         assert!(table.slots.len() > RepetitionTable::INITIAL_SLOTS);
+        assert!(table.spread * table.live <= table.slots.len());
     }
 
     #[test]
