@@ -51,6 +51,15 @@ for variant in standard ludii; do
     total=$(instructions playout --variant "$variant" --games $games --threads 1 --json --no-progress)
     echo "| \`agon playout --variant $variant --games $games --threads 1\` | $actions actions (mean game ${mean%.*} plies) | $total | $(per "$total" "$base_playout" "$actions") per action |"
 done
+# The same games with the drawn bit found by table, as on processors without a fast BMI2
+# `pdep` (src/step_slots.rs: `Pdep::detect`; AGON_NO_PDEP refuses it anywhere).
+for variant in standard ludii; do
+    games=300
+    json=$(AGON_NO_PDEP=1 "$agon" playout --variant "$variant" --games $games --threads 1 --json --no-progress)
+    actions=$(sed -n 's/.*"actions":\([0-9]*\).*/\1/p' <<<"$json")
+    total=$(AGON_NO_PDEP=1 instructions playout --variant "$variant" --games $games --threads 1 --json --no-progress)
+    echo "| \`AGON_NO_PDEP=1 agon playout --variant $variant --games $games --threads 1\` (the table's select) | $actions actions | $total | $(per "$total" "$base_playout" "$actions") per action |"
+done
 # How the cost of a random action grows with game length: games cut at 100 and 1,000 plies.
 for limit in 100 1000; do
     json=$("$agon" playout --games 300 --max-plies $limit --threads 1 --json --no-progress)
