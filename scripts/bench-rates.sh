@@ -41,7 +41,13 @@ for ((round = 1; round <= rounds; round++)); do
     done
 done
 
-range() { sort -n "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s M", lo, hi }'; }
+# The range over the rounds and its median (a round disturbed by the shared machine moves
+# the range's end but hardly the median).
+range() {
+    sort -n "$1" | awk '{ v[NR] = $1 } END {
+        m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        printf "%s-%s M (median %.2f)", v[1], v[NR], m }'
+}
 echo "Rates per CPU second of \`$("$old" --version)\` and \`$("$new" --version)\`, interleaved, $rounds rounds, one thread (\`scripts/bench-rates.sh\`):"
 echo
 echo "| command | old | new |"
