@@ -191,6 +191,12 @@ fn lean_playout(
     occurred: &mut RepetitionTable,
     on_action: impl FnMut(Action),
 ) -> (Outcome, Position, usize) {
+    let run = Run {
+        start,
+        rng,
+        max_plies,
+        occurred,
+    };
     #[cfg(target_arch = "x86_64")]
     if let Some(pdep) = Pdep::detect() {
         return with_fixed_rules!(start.rules(), |fixed| {
@@ -198,58 +204,50 @@ fn lean_playout(
             // processor.
             #[allow(unsafe_code)]
             unsafe {
-                lean_playout_bmi2(
-                    BranchFree(fixed),
-                    pdep,
-                    start,
-                    rng,
-                    max_plies,
-                    occurred,
-                    on_action,
-                )
+                lean_playout_bmi2(BranchFree(fixed), pdep, run, on_action)
             }
         });
     }
     with_fixed_rules!(start.rules(), |fixed| lean_playout_by_table(
         BranchFree(fixed),
-        start,
-        rng,
-        max_plies,
-        occurred,
+        run,
         on_action
     ))
 }
 
-/// [`lean_playout`] under the hot switches `hot` (those of `start`'s rules), finding the
+/// What a lean playout plays from: its start, its generator, its ply limit and the table it
+/// counts positions in.
+struct Run<'a> {
+    start: Position,
+    rng: &'a mut Rng,
+    max_plies: usize,
+    occurred: &'a mut RepetitionTable,
+}
+
+/// [`lean_playout`] under the hot switches `hot` (those of the start's rules), finding the
 /// drawn bit by table.
 #[inline(never)]
 fn lean_playout_by_table(
     hot: impl HotRules,
-    start: Position,
-    rng: &mut Rng,
-    max_plies: usize,
-    occurred: &mut RepetitionTable,
+    run: Run<'_>,
     on_action: impl FnMut(Action),
 ) -> (Outcome, Position, usize) {
-    lean_playout_in(hot, ByTable, start, rng, max_plies, occurred, on_action)
+    lean_playout_in(hot, ByTable, run, on_action)
 }
 
 /// [`lean_playout`] compiled for processors with BMI2, finding the drawn bit with `pdep`
-/// (17% more actions per second than the table's way on the machine of
-/// docs/performance.md, the drawn bit being on the chain from ply to ply).
+/// (about 18% more actions per second than the table's way on the machine of
+/// docs/performance.md: the drawn bit is on the chain from ply to ply).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2")]
 #[inline(never)]
 fn lean_playout_bmi2(
     hot: impl HotRules,
     pdep: Pdep,
-    start: Position,
-    rng: &mut Rng,
-    max_plies: usize,
-    occurred: &mut RepetitionTable,
+    run: Run<'_>,
     on_action: impl FnMut(Action),
 ) -> (Outcome, Position, usize) {
-    lean_playout_in(hot, pdep, start, rng, max_plies, occurred, on_action)
+    lean_playout_in(hot, pdep, run, on_action)
 }
 
 /// The playout loop (see [`lean_playout`]), with `select` finding the drawn action's bit.
@@ -257,12 +255,15 @@ fn lean_playout_bmi2(
 fn lean_playout_in(
     hot: impl HotRules,
     select: impl SelectBit,
-    start: Position,
-    rng: &mut Rng,
-    max_plies: usize,
-    occurred: &mut RepetitionTable,
+    run: Run<'_>,
     mut on_action: impl FnMut(Action),
 ) -> (Outcome, Position, usize) {
+    let Run {
+        start,
+        rng,
+        max_plies,
+        occurred,
+    } = run;
     let rules = start.rules();
     let limit = rules.repetition().limit().map(u32::from);
     let pass = rules.touch_move() == TouchMove::On;
@@ -461,12 +462,15 @@ mod tests {
                     |a| detected.push(a),
                 );
                 let mut by_table = Vec::new();
+                let run = Run {
+                    start,
+                    rng: &mut Rng::for_stream(12, index),
+                    max_plies: 2_000,
+                    occurred: &mut occurred,
+                };
                 let table_ending = with_fixed_rules!(rules, |fixed| lean_playout_by_table(
                     BranchFree(fixed),
-                    start,
-                    &mut Rng::for_stream(12, index),
-                    2_000,
-                    &mut occurred,
+                    run,
                     |a| by_table.push(a)
                 ));
                 assert_eq!(detected, by_table, "{rules} game {index}");
