@@ -52,8 +52,8 @@ fn relocation_targets(from: Cell, to: Bitboard, next_ring: bool) -> Bitboard {
 
 /// The steps of normal play as the few sets they come from, small enough to stay in
 /// registers: [`LegalActions::of`] spreads them into [`Kind::Normal`], and the fast paths
-/// ([`LegalActions::count_of`] for perft's bulk count, [`LegalActions::random_of`] for
-/// random playouts) count and draw from them without building a [`LegalActions`].
+/// ([`LegalActions::count_of`] for perft's bulk count, [`LegalActions::random_of`] for one
+/// random action) count and draw from them without building a [`LegalActions`].
 #[derive(Clone, Copy)]
 struct Steps {
     /// The guards of the side to move that are not captured.
@@ -193,40 +193,9 @@ impl StepWeights {
     }
 }
 
-/// What [`draw_step`] drew: a step with the kind of the piece that steps (so that playing
-/// it needs no look-up of the piece), a pass, or nothing when there is no action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Drawn {
-    /// A step of the side's piece of `kind` from `from` to `to`.
-    Step {
-        /// The piece's kind.
-        kind: PieceKind,
-        /// Where it stands.
-        from: Cell,
-        /// Where it goes.
-        to: Cell,
-    },
-    /// A pass.
-    Pass,
-    /// No action at all.
-    Nothing,
-}
-
-impl Drawn {
-    /// The action drawn, if any.
-    #[inline(always)]
-    fn action(self) -> Option<Action> {
-        match self {
-            Drawn::Step { from, to, .. } => Some(Action::Step { from, to }),
-            Drawn::Pass => Some(Action::Pass),
-            Drawn::Nothing => None,
-        }
-    }
-}
-
 /// A uniformly random action among the steps `guard_to` (by direction), the queen's
-/// `queen_to` and a pass where `pass`; [`Drawn::Nothing`] when there is none (a forced
-/// pass is the caller's). One draw of `rng` when there is an action: `k` below their
+/// `queen_to` and a pass where `pass`; `None` when there is none (a forced pass is the
+/// caller's). One draw of `rng` when there is an action: `k` below their
 /// number picks, in order, the queen's steps, the guards' direction by direction, the
 /// pass. The one statement of the draw, shared by [`LegalActions::random`] and
 /// [`LegalActions::random_of`], so both play the same games.
@@ -237,7 +206,7 @@ fn draw_step(
     queen_to: Bitboard,
     pass: bool,
     rng: &mut Rng,
-) -> Drawn {
+) -> Option<Action> {
     // The seven sets in draw order.
     let sets = [
         queen_to,
@@ -255,7 +224,7 @@ fn draw_step(
     }
     let total = starts[7] + pass as usize;
     if total == 0 {
-        return Drawn::Nothing;
+        return None;
     }
     let k = rng.below(total);
     // The set that holds action `k` is the number of sets after the first that start at or
@@ -266,7 +235,7 @@ fn draw_step(
         .map(|&start| (start <= k) as usize)
         .sum::<usize>();
     if set == sets.len() {
-        return Drawn::Pass;
+        return Some(Action::Pass);
     }
     let to = sets[set].nth_small(k - starts[set]);
     // A guard came from the cell behind `to` in its set's direction; the queen from hers
@@ -284,11 +253,10 @@ fn draw_step(
     let guard_from = (to.index() as u8).wrapping_sub(BACK[set]);
     let queen_from = queen.map_or(0, |q| q.index() as u8);
     let queen_mask = 0u8.wrapping_sub(is_queen as u8);
-    Drawn::Step {
-        kind: [PieceKind::Queen, PieceKind::Guard][!is_queen as usize],
+    Some(Action::Step {
         from: Cell::from_index_unchecked((queen_from & queen_mask) | (guard_from & !queen_mask)),
         to,
-    }
+    })
 }
 
 impl LegalActions {
@@ -390,24 +358,28 @@ impl LegalActions {
 
     /// A uniformly random legal action of `position`, the one
     /// `LegalActions::of(position).random(rng)` draws (the same draws of `rng`), computed in
-    /// registers in normal play (the playout fast path); `None` when there is none.
+    /// registers in normal play; `None` when there is none.
     #[inline(always)]
     pub fn random_of(position: &Position, rng: &mut Rng) -> Option<Action> {
         if position.phase() != Phase::Normal {
             return LegalActions::random_rare(position, rng);
         }
-        LegalActions::random_step_in(position.rules(), position, rng).action()
+        LegalActions::random_step_in(position.rules(), position, rng)
     }
 
     /// [`LegalActions::random_of`] of a position in normal play under the hot switches
-    /// `hot` (those of the position), with the kind of the piece that steps.
+    /// `hot` (those of the position).
     #[inline(always)]
-    pub(crate) fn random_step_in(hot: impl HotRules, position: &Position, rng: &mut Rng) -> Drawn {
+    pub(crate) fn random_step_in(
+        hot: impl HotRules,
+        position: &Position,
+        rng: &mut Rng,
+    ) -> Option<Action> {
         debug_assert_eq!(position.phase(), Phase::Normal);
         let steps = Steps::of_in(hot, position);
         let guard_to = steps.guard_sets();
         match draw_step(guard_to, steps.queen, steps.queen_to, steps.pass, rng) {
-            Drawn::Nothing if steps.forced_pass => Drawn::Pass,
+            None if steps.forced_pass => Some(Action::Pass),
             other => other,
         }
     }
@@ -710,7 +682,7 @@ impl LegalActions {
                 queen_to,
                 pass,
                 ..
-            } => draw_step(guard_to, queen, queen_to, pass, rng).action(),
+            } => draw_step(guard_to, queen, queen_to, pass, rng),
         };
         match action {
             None if self.forced_pass() => Some(Action::Pass),
@@ -807,7 +779,7 @@ mod tests {
                 let drawn = crate::hot::with_fixed_rules!(rules, |hot| {
                     LegalActions::random_step_in(hot, &position, &mut rng)
                 });
-                assert_eq!(drawn.action(), legal.random(&mut same), "{position}");
+                assert_eq!(drawn, legal.random(&mut same), "{position}");
                 assert_eq!(rng.next_u64(), same.next_u64());
             }
             if i % 3 == 0 {
