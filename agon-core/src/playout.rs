@@ -279,13 +279,13 @@ fn lean_playout_in(
     let mut outcome = start.outcome_after_action(!start.to_move(), || false);
     while outcome.is_none() {
         let mover = position.to_move();
-        // The tests check the slots at every ply, in release builds too.
-        debug_assert!(slots.describe(&position));
-        #[cfg(test)]
-        assert!(
-            slots.describe(&position),
-            "slots out of step at ply {plies}"
-        );
+        // Debug builds and the tests (in release builds too) check the slots at every ply.
+        if cfg!(any(test, debug_assertions)) {
+            assert!(
+                slots.describe(&position),
+                "slots out of step at ply {plies}"
+            );
+        }
         // A step in normal play (nearly every ply); a relocation or placement otherwise,
         // played by the general code.
         let drawn = if position.in_normal_play() {
@@ -438,9 +438,6 @@ mod tests {
         );
     }
 
-    /// The lean games are games of the rules: replayed action by action in a [`Game`] they
-    /// are legal and end the same way, in every single-switch variant, the `ludii` preset
-    /// and twofold repetition (so repetition draws come often).
     /// The two ways of finding the drawn bit play the same games: `lean_playout` (with
     /// `pdep` where this processor has it fast) and the table's way, action for action, in
     /// every single-switch variant and `ludii`.
@@ -481,6 +478,9 @@ mod tests {
         assert!(total > 10_000, "{total} actions");
     }
 
+    /// The lean games are games of the rules: replayed action by action in a [`Game`] they
+    /// are legal and end the same way, in every single-switch variant, the `ludii` preset
+    /// and twofold repetition (so repetition draws come often).
     #[test]
     fn lean_playouts_are_legal_games_that_end_as_a_game_ends() {
         let mut variants = Rules::single_switch_variants();
