@@ -26,6 +26,7 @@
 //! through the same code.
 
 use super::features::{self, RINGS};
+use super::paired::Avx2;
 use crate::hot::HotRules;
 use crate::{
     Bitboard, Cell, Phase, PieceKind, Position, QueenRelocatedBy, RelocateThrone, Relocation, Side,
@@ -124,6 +125,8 @@ pub(crate) struct Evaluator {
     weights: Weights,
     noise: i32,
     salt: u64,
+    /// The features in AVX2 registers, where the processor has them (the same scores).
+    simd: Option<Avx2>,
 }
 
 /// An evaluator with weight overrides.
@@ -344,6 +347,7 @@ impl Evaluator {
             weights: Weights::default(),
             noise: noise.min(10_000) as i32,
             salt,
+            simd: Avx2::detect(),
         }
     }
 
@@ -415,7 +419,7 @@ impl Evaluator {
         let w = &self.weights;
         let to_move = pos.to_move();
         let phase = pos.phase();
-        let sides = features::BothSides::of_in(hot, pos);
+        let sides = features::BothSides::of_in(hot, pos, self.simd);
         let steps = sides.steps;
         let may_be_stuck = match phase {
             Phase::Normal => {
@@ -497,7 +501,11 @@ impl Evaluator {
             };
             let cells = sides.capture_cells[to_move.index()] & reach;
             if cells.any() {
-                let gain = self.best_victim(pos, !to_move, sides.victims(pos, to_move, cells));
+                let victims = match phase {
+                    Phase::Normal => sides.step_victims(pos, to_move),
+                    _ => sides.victims(pos, to_move, cells),
+                };
+                let gain = self.best_victim(pos, !to_move, victims);
                 tally.add(to_move, EvalTerm::Threats, gain * w.threat_to_move / 100);
             }
         }
@@ -505,7 +513,7 @@ impl Evaluator {
         if phase != Phase::Placement && w.threat_waiting != 0 {
             let cells = sides.capture_cells[waiting.index()] & steps[waiting.index()].targets;
             if cells.any() {
-                let gain = self.best_victim(pos, to_move, sides.victims(pos, waiting, cells));
+                let gain = self.best_victim(pos, to_move, sides.step_victims(pos, waiting));
                 tally.add(waiting, EvalTerm::Threats, gain * w.threat_waiting / 100);
             }
         }
@@ -666,6 +674,7 @@ mod tests {
             },
             noise: 0,
             salt: 0,
+            simd: Avx2::detect(),
         };
         let white = "Qf1 Gd4 Gd6 Gc4 Gc6 Gi7 Gk6";
         let black = "Qf11 Gd5x Gb7 Gk2 Gk3 Gk4 Gk5";
@@ -737,14 +746,25 @@ mod tests {
     /// The evaluation of random positions of every rule set: under the search's fixed
     /// switches as under the position's rules (score and capture cells), the breakdown
     /// summing to the score, and every verdict the one the evaluation gave before it was
-    /// made faster (a fingerprint of them all, recorded with the evaluation of 11939ae).
+    /// made faster (a fingerprint of them all, recorded with the evaluation of 11939ae),
+    /// with the features in AVX2 registers (where the processor has them) as without.
     #[test]
     fn the_evaluation_is_unchanged_and_alike_under_fixed_switches() {
         let e = Evaluator::new(0, 0);
+        let scalar = Evaluator {
+            simd: None,
+            ..e.clone()
+        };
         let mut fingerprint = 0u64;
         let mut threats = 0;
         for pos in crate::test_positions::random_positions(17, 8, 160) {
             let general = e.white_and_capture_cells_in(pos.rules(), &pos);
+            assert_eq!(
+                scalar.white_and_capture_cells_in(pos.rules(), &pos),
+                general,
+                "{}\n{pos}",
+                pos.rules()
+            );
             let fixed = crate::hot::with_fixed_rules!(pos.rules(), |hot| e
                 .white_and_capture_cells_in(hot, &pos));
             assert_eq!(fixed, general, "{}\n{pos}", pos.rules());

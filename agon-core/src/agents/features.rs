@@ -6,6 +6,7 @@
 //! accurate, but nothing here decides legality or outcomes: the search always plays
 //! actions through [`Position::play_unchecked`] and asks [`Position::legal`].
 
+use super::paired::Avx2;
 use crate::hot::HotRules;
 use crate::{
     Bitboard, CaptureMode, Direction, Intervention, PieceKind, Position, QueenRelocatedBy, Side,
@@ -135,37 +136,61 @@ fn step_sets(guards: u128, queen: u128, open: u128) -> Steps {
 const INNER: u128 = Bitboard::ring(1).0 | Bitboard::ring(2).0 | Bitboard::ring(3).0;
 
 /// What the evaluation reads of both sides (indexed by [`Side::index`]), computed in one
-/// call with whole-board shifts under the straight-line capture geometry (cell by cell
-/// under the ring geometry).
+/// call with whole-board shifts under the straight-line capture geometry (in AVX2 registers
+/// where the processor has them: [`Avx2`]; cell by cell under the ring geometry).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BothSides {
     /// Each side's step actions in normal play.
     pub steps: [Steps; 2],
     /// Empty cells where an arrival of each side would capture.
     pub capture_cells: [Bitboard; 2],
+    /// How the victims of arrivals are found.
+    victims: Victims,
+}
+
+/// How [`BothSides`] finds the pieces that arrivals would capture.
+#[derive(Clone, Copy, Debug)]
+enum Victims {
+    /// Cell by cell (the ring geometry).
+    ByCell,
     /// Under the straight-line geometry, `[side][d]`: the cells (and off-board bits) whose
     /// neighbour in direction `d` is a flanker of the side ([`around`] of its flankers),
-    /// which the intervention cells, the capture cells and the victims all start from
-    /// (then victims are found by whole-board shifts); `None` under the ring geometry.
-    toward_flankers: Option<[[u128; 6]; 2]>,
+    /// which the intervention cells and the capture cells started from, kept for finding
+    /// victims by whole-board shifts.
+    Toward([[u128; 6]; 2]),
+    /// Under the straight-line geometry, found with the features ([`Avx2::features`]): the
+    /// victims of each side's arrivals on the capture cells it can step to.
+    Found([Bitboard; 2]),
 }
 
 impl BothSides {
     /// The features of both sides of `pos`.
     #[cfg(test)]
-    pub(crate) fn of(pos: &Position) -> BothSides {
-        BothSides::of_in(pos.rules(), pos)
+    pub(crate) fn of(pos: &Position, simd: Option<Avx2>) -> BothSides {
+        BothSides::of_in(pos.rules(), pos, simd)
     }
 
-    /// [`BothSides::of`] under the hot switches `hot` (those of the position's rules).
+    /// [`BothSides::of`] under the hot switches `hot` (those of the position's rules), in
+    /// AVX2 registers with `simd` (the same sets).
     #[inline(always)]
-    pub(crate) fn of_in(hot: impl HotRules, pos: &Position) -> BothSides {
+    pub(crate) fn of_in(hot: impl HotRules, pos: &Position, simd: Option<Avx2>) -> BothSides {
         if hot.capture() == CaptureMode::Ring {
             return BothSides {
                 steps: Side::BOTH
                     .map(|side| steps_avoiding(pos, side, pos.intervention_cells_in(hot, side))),
                 capture_cells: Side::BOTH.map(|side| capture_cells(pos, side)),
-                toward_flankers: None,
+                victims: Victims::ByCell,
+            };
+        }
+        if let Some(simd) = simd {
+            let found = simd.features(hot, pos);
+            return BothSides {
+                steps: [0, 1].map(|s| Steps {
+                    targets: Bitboard(found.targets[s]),
+                    guard_count: found.guard_count[s],
+                }),
+                capture_cells: found.capture_cells.map(Bitboard),
+                victims: Victims::Found(found.step_victims.map(Bitboard)),
             };
         }
         // Blockers and flankers are the same pieces (active ones, or all under ludii), so
@@ -203,27 +228,48 @@ impl BothSides {
         BothSides {
             steps,
             capture_cells,
-            toward_flankers: Some(toward),
+            victims: Victims::Toward(toward),
         }
     }
 
     /// The enemy pieces that an arrival of `side` on some cell of `cells` would capture.
     #[inline(always)]
     pub(crate) fn victims(&self, pos: &Position, side: Side, cells: Bitboard) -> Bitboard {
-        let Some(toward) = &self.toward_flankers else {
-            return victims(pos, side, cells);
-        };
-        // x is captured from c when c is x's neighbour in direction d + 3 and the flanker
-        // is x's neighbour in direction d.
-        let flanking = &toward[side.index()];
-        let arrivals = around(cells.0);
-        let exposed = pos.active(!side).0;
-        let mut found = 0;
-        for d in 0..6 {
-            found |= exposed & flanking[d] & arrivals[(d + 3) % 6];
+        match &self.victims {
+            Victims::ByCell => victims(pos, side, cells),
+            Victims::Toward(toward) => line_victims(pos, side, &toward[side.index()], cells),
+            Victims::Found(_) => line_victims(pos, side, &around(pos.flankers(side).0), cells),
         }
-        Bitboard(found)
     }
+
+    /// The enemy pieces that an arrival of `side` on one of its capture cells that it can
+    /// step to would capture: [`BothSides::victims`] of those cells.
+    #[inline(always)]
+    pub(crate) fn step_victims(&self, pos: &Position, side: Side) -> Bitboard {
+        match &self.victims {
+            Victims::Found(found) => found[side.index()],
+            _ => {
+                let s = side.index();
+                self.victims(pos, side, self.capture_cells[s] & self.steps[s].targets)
+            }
+        }
+    }
+}
+
+/// The pieces of the other side than `side` that an arrival of `side` on some cell of
+/// `cells` would capture under the straight-line geometry, given [`around`] of `side`'s
+/// flankers.
+#[inline(always)]
+fn line_victims(pos: &Position, side: Side, flanking: &[u128; 6], cells: Bitboard) -> Bitboard {
+    // x is captured from c when c is x's neighbour in direction d + 3 and the flanker is
+    // x's neighbour in direction d.
+    let arrivals = around(cells.0);
+    let exposed = pos.active(!side).0;
+    let mut found = 0;
+    for d in 0..6 {
+        found |= exposed & flanking[d] & arrivals[(d + 3) % 6];
+    }
+    Bitboard(found)
 }
 
 /// Cells (and off-board bits) between two cells of a set on a straight line of three,
@@ -401,23 +447,37 @@ mod tests {
 
     #[test]
     fn both_sides_at_once_match_each_side_alone() {
+        let simd = Avx2::detect();
+        if simd.is_none() {
+            eprintln!("no AVX2 here: the scalar features only");
+        }
+        let mut step_victims = 0;
         for rules in all_rules() {
             for pos in sample_positions(rules, 3) {
-                let both = BothSides::of(&pos);
-                for side in Side::BOTH {
-                    let alone = steps(&pos, side);
-                    let s = side.index();
-                    assert_eq!(both.steps[s].targets, alone.targets, "{rules}\n{pos}");
-                    assert_eq!(both.steps[s].guard_count, alone.guard_count, "{rules}");
-                    let cells = capture_cells(&pos, side);
-                    assert_eq!(both.capture_cells[s], cells, "{rules}\n{pos}");
-                    for subset in [cells, Bitboard(cells.0 & cells.0.wrapping_neg())] {
-                        let expected = victims(&pos, side, subset);
-                        assert_eq!(both.victims(&pos, side, subset), expected, "{rules}");
+                for both in [BothSides::of(&pos, None), BothSides::of(&pos, simd)] {
+                    for side in Side::BOTH {
+                        let alone = steps(&pos, side);
+                        let s = side.index();
+                        assert_eq!(both.steps[s].targets, alone.targets, "{rules}\n{pos}");
+                        assert_eq!(both.steps[s].guard_count, alone.guard_count, "{rules}");
+                        let cells = capture_cells(&pos, side);
+                        assert_eq!(both.capture_cells[s], cells, "{rules}\n{pos}");
+                        for subset in [cells, Bitboard(cells.0 & cells.0.wrapping_neg())] {
+                            let expected = victims(&pos, side, subset);
+                            assert_eq!(both.victims(&pos, side, subset), expected, "{rules}");
+                        }
+                        let reachable = cells & alone.targets;
+                        let expected = victims(&pos, side, reachable);
+                        assert_eq!(both.step_victims(&pos, side), expected, "{rules}\n{pos}");
+                        step_victims += usize::from(expected.any());
                     }
                 }
             }
         }
+        assert!(
+            step_victims > 100,
+            "the samples have victims ({step_victims})"
+        );
     }
 
     #[test]

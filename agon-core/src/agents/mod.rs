@@ -16,6 +16,7 @@ mod features;
 mod greedy;
 mod history;
 mod mcts;
+mod paired;
 mod random;
 mod spec;
 mod terminal;
