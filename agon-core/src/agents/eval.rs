@@ -387,8 +387,24 @@ impl Evaluator {
         hot: impl HotRules,
         pos: &Position,
     ) -> (Verdict, Bitboard) {
+        match self.simd {
+            Some(simd) => simd.evaluate(self, hot, pos),
+            None => self.white_and_capture_cells_with(hot, pos, None),
+        }
+    }
+
+    /// [`Evaluator::white_and_capture_cells_in`], with the features in AVX2 registers
+    /// given `simd` (the whole evaluation is then compiled for AVX2:
+    /// [`Avx2::evaluate`]).
+    #[inline(always)]
+    pub(crate) fn white_and_capture_cells_with(
+        &self,
+        hot: impl HotRules,
+        pos: &Position,
+        simd: Option<Avx2>,
+    ) -> (Verdict, Bitboard) {
         let mut sums = Sums([0; 2]);
-        let Some(cells) = self.tally(hot, pos, &mut sums) else {
+        let Some(cells) = self.tally(hot, pos, &mut sums, simd) else {
             return (Verdict::NoMoves, Bitboard::EMPTY);
         };
         let mut white = sums.0[0] - sums.0[1];
@@ -402,7 +418,8 @@ impl Evaluator {
     /// the side to move has no legal action.
     pub(crate) fn terms(&self, pos: &Position) -> Option<EvalTerms> {
         let mut terms = EvalTerms::default();
-        self.tally(pos.rules(), pos, &mut terms).map(|_| terms)
+        self.tally(pos.rules(), pos, &mut terms, self.simd)
+            .map(|_| terms)
     }
 
     /// Adds every term of both sides to `tally` and returns the capture cells of the side
@@ -415,11 +432,12 @@ impl Evaluator {
         hot: impl HotRules,
         pos: &Position,
         tally: &mut impl Tally,
+        simd: Option<Avx2>,
     ) -> Option<Bitboard> {
         let w = &self.weights;
         let to_move = pos.to_move();
         let phase = pos.phase();
-        let sides = features::BothSides::of_in(hot, pos, self.simd);
+        let sides = features::BothSides::of_in(hot, pos, simd);
         let steps = sides.steps;
         let may_be_stuck = match phase {
             Phase::Normal => {

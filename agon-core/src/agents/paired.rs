@@ -16,8 +16,9 @@
 //!
 //! [`Avx2::detect`] decides at run time: the build's baseline (x86-64-v2) has no AVX2.
 
+use super::eval::{Evaluator, Verdict};
 use crate::hot::HotRules;
-use crate::{Intervention, Position};
+use crate::{Bitboard, Intervention, Position};
 
 /// What [`Avx2::features`] finds, indexed by [`crate::Side::index`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +83,36 @@ impl Avx2 {
     pub(crate) fn features(self, _hot: impl HotRules, _pos: &Position) -> PairedFeatures {
         unreachable!("no Avx2 exists off x86-64")
     }
+
+    /// `eval`'s [`Evaluator::white_and_capture_cells_with`] of `pos` with these features,
+    /// the whole evaluation compiled for AVX2 (so that the features are inlined into it
+    /// rather than called, and the rest uses AVX2's three-operand instructions).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn evaluate(
+        self,
+        eval: &Evaluator,
+        hot: impl HotRules,
+        pos: &Position,
+    ) -> (Verdict, Bitboard) {
+        // SAFETY: `evaluate_avx2` is compiled for AVX2, and an `Avx2` exists only where
+        // `Avx2::detect` found AVX2 on this processor. It reads only its arguments.
+        #[allow(unsafe_code)]
+        unsafe {
+            x86::evaluate_avx2(self, eval, hot, pos)
+        }
+    }
+
+    /// Never called: no `Avx2` exists off x86-64.
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(crate) fn evaluate(
+        self,
+        _eval: &Evaluator,
+        _hot: impl HotRules,
+        _pos: &Position,
+    ) -> (Verdict, Bitboard) {
+        unreachable!("no Avx2 exists off x86-64")
+    }
 }
 
 /// The position's sets the features start from.
@@ -124,9 +155,12 @@ impl Input {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Input, PairedFeatures};
+    use super::{Avx2, Input, PairedFeatures};
+    use crate::agents::eval::{Evaluator, Verdict};
     use crate::cell::GEOMETRY;
+    use crate::hot::HotRules;
     use crate::Bitboard;
+    use crate::Position;
     use std::arch::x86_64::*;
 
     /// Both halves of a pair: `low` (White's) and `high` (Black's).
@@ -224,8 +258,20 @@ mod x86 {
         split(v).map(u128::count_ones)
     }
 
+    /// [`super::Avx2::evaluate`].
+    #[target_feature(enable = "avx2")]
+    pub(super) fn evaluate_avx2(
+        simd: Avx2,
+        eval: &Evaluator,
+        hot: impl HotRules,
+        pos: &Position,
+    ) -> (Verdict, Bitboard) {
+        eval.white_and_capture_cells_with(hot, pos, Some(simd))
+    }
+
     /// [`super::Avx2::features`]; `ludii`: captured pieces flank; `forbidden`: the
     /// intervention rule forbids steps between two enemy flankers.
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn features_avx2(input: Input, ludii: bool, forbidden: bool) -> PairedFeatures {
         let sides = pair(input.sides[0], input.sides[1]);
