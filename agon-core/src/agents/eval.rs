@@ -523,7 +523,7 @@ impl Evaluator {
                     Phase::Normal => sides.step_victims(pos, to_move),
                     _ => sides.victims(pos, to_move, cells),
                 };
-                let gain = self.best_victim(pos, !to_move, victims);
+                let gain = self.best_victim(hot, pos, !to_move, victims);
                 tally.add(to_move, EvalTerm::Threats, gain * w.threat_to_move / 100);
             }
         }
@@ -531,7 +531,7 @@ impl Evaluator {
         if phase != Phase::Placement && w.threat_waiting != 0 {
             let cells = sides.capture_cells[waiting.index()] & steps[waiting.index()].targets;
             if cells.any() {
-                let gain = self.best_victim(pos, to_move, sides.step_victims(pos, waiting));
+                let gain = self.best_victim(hot, pos, to_move, sides.step_victims(pos, waiting));
                 tally.add(waiting, EvalTerm::Threats, gain * w.threat_waiting / 100);
             }
         }
@@ -540,12 +540,18 @@ impl Evaluator {
     }
 
     /// What capturing the most valuable of `victims` (pieces of `owner`) would take from
-    /// their owner (nothing when there are none). Out of line: most evaluations find no
-    /// threat.
-    #[inline(never)]
-    fn best_victim(&self, pos: &Position, owner: Side, victims: Bitboard) -> i32 {
+    /// their owner (nothing when there are none), under the hot switches `hot`. Inlined:
+    /// most evaluations in the midgame find a threat.
+    #[inline(always)]
+    fn best_victim(
+        &self,
+        hot: impl HotRules,
+        pos: &Position,
+        owner: Side,
+        victims: Bitboard,
+    ) -> i32 {
         let w = &self.weights;
-        let removed = pos.rules().relocation() == Relocation::Removed;
+        let removed = hot.removed();
         let queen = victims & pos.pieces(owner, PieceKind::Queen);
         let mut best = 0;
         for victim in victims & !queen {
