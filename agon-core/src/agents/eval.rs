@@ -444,7 +444,8 @@ impl Evaluator {
                 steps[to_move.index()].targets.is_empty()
                     && pos.rules().touch_move() == TouchMove::Off
             }
-            _ => true,
+            Phase::Relocation => !guard_relocation_open(pos, &sides),
+            Phase::Placement => true,
         };
         if may_be_stuck && !hot.ludii() && !pos.legal().any() {
             return None;
@@ -515,7 +516,7 @@ impl Evaluator {
         if mover_can_capture && w.threat_to_move != 0 && features::decider(pos) == to_move {
             let reach = match phase {
                 Phase::Normal => steps[to_move.index()].targets,
-                _ => relocation_targets(pos, to_move),
+                _ => relocation_targets(pos, to_move, sides.open[to_move.index()]),
             };
             let cells = sides.capture_cells[to_move.index()] & reach;
             if cells.any() {
@@ -615,7 +616,8 @@ fn relocation_ring(pos: &Position, at: Cell) -> usize {
 
 /// Cells a relocation of the side to move may go to (an over-approximation for guards
 /// under `outer-ring`: the outer ring; the exact destinations under the other values).
-fn relocation_targets(pos: &Position, side: Side) -> Bitboard {
+/// `open`: the cells its steps may end on ([`features::BothSides::open`]).
+fn relocation_targets(pos: &Position, side: Side, open: Bitboard) -> Bitboard {
     if pos.rules().relocation() != Relocation::OuterRing {
         let due = pos.side_pieces(side) & pos.captured();
         let queen = due & pos.pieces(side, PieceKind::Queen);
@@ -626,12 +628,28 @@ fn relocation_targets(pos: &Position, side: Side) -> Bitboard {
     }
     // The steps' cells even under `ludii`, whose relocations ignore intervention: an
     // approximation the tuned weights were measured with.
-    let mut open = pos.empty_cells() & !pos.intervention_cells(side);
     let queen_due = (pos.pieces(side, PieceKind::Queen) & pos.captured()).any();
-    if !queen_due {
-        open &= Bitboard::OUTER;
+    if queen_due {
+        open
+    } else {
+        open & Bitboard::OUTER
     }
-    open
+}
+
+/// Whether the side to move, in its relocation phase, surely has an action: a captured
+/// guard (no captured queen) under `relocation=outer-ring`, where relocations interact,
+/// goes to any open cell of the outer ring (those of a step: empty, and allowed by the
+/// intervention rule), and one is open. `false` says nothing (the legal actions decide).
+#[inline(always)]
+fn guard_relocation_open(pos: &Position, sides: &features::BothSides) -> bool {
+    let rules = pos.rules();
+    let me = pos.to_move();
+    let sure = rules.relocation() == Relocation::OuterRing
+        && rules.relocations_interact()
+        && (pos.pieces(me, PieceKind::Queen) & pos.captured()).is_empty()
+        && (sides.open[me.index()] & Bitboard::OUTER).any();
+    debug_assert!(!sure || pos.legal().any(), "{pos}");
+    sure
 }
 
 #[cfg(test)]

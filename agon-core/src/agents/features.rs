@@ -144,6 +144,9 @@ pub(crate) struct BothSides {
     pub steps: [Steps; 2],
     /// Empty cells where an arrival of each side would capture.
     pub capture_cells: [Bitboard; 2],
+    /// The cells each side's steps may end on as far as the cells go: empty, and allowed
+    /// by the intervention rule ([`Position::step_open_cells_in`]).
+    pub open: [Bitboard; 2],
     /// How the victims of arrivals are found.
     victims: Victims,
 }
@@ -179,6 +182,7 @@ impl BothSides {
                 steps: Side::BOTH
                     .map(|side| steps_avoiding(pos, side, pos.intervention_cells_in(hot, side))),
                 capture_cells: Side::BOTH.map(|side| capture_cells(pos, side)),
+                open: Side::BOTH.map(|side| pos.step_open_cells_in(hot, side)),
                 victims: Victims::ByCell,
             };
         }
@@ -190,6 +194,7 @@ impl BothSides {
                     guard_count: found.guard_count[s],
                 }),
                 capture_cells: found.capture_cells.map(Bitboard),
+                open: found.open.map(Bitboard),
                 victims: Victims::Found(found.step_victims.map(Bitboard)),
             };
         }
@@ -228,6 +233,7 @@ impl BothSides {
         BothSides {
             steps,
             capture_cells,
+            open: [Bitboard(white_open), Bitboard(black_open)],
             victims: Victims::Toward(toward),
         }
     }
@@ -460,6 +466,8 @@ mod tests {
                         let s = side.index();
                         assert_eq!(both.steps[s].targets, alone.targets, "{rules}\n{pos}");
                         assert_eq!(both.steps[s].guard_count, alone.guard_count, "{rules}");
+                        let open = pos.step_open_cells_in(rules, side);
+                        assert_eq!(both.open[s], open, "{rules}\n{pos}");
                         let cells = capture_cells(&pos, side);
                         assert_eq!(both.capture_cells[s], cells, "{rules}\n{pos}");
                         for subset in [cells, Bitboard(cells.0 & cells.0.wrapping_neg())] {

@@ -30,6 +30,9 @@ pub(crate) struct PairedFeatures {
     pub guard_count: [u32; 2],
     /// Empty cells where an arrival of each side would capture.
     pub capture_cells: [u128; 2],
+    /// The cells each side's steps may end on as far as the cells go (empty, and allowed by
+    /// the intervention rule).
+    pub open: [u128; 2],
     /// The enemy pieces an arrival of each side on a capture cell it can step to (its
     /// capture cells among its step targets) would capture.
     pub step_victims: [u128; 2],
@@ -339,6 +342,7 @@ mod x86 {
             targets: split(targets),
             guard_count,
             capture_cells: split(capture_cells),
+            open: split(open),
             step_victims: split(step_victims),
         }
     }
