@@ -323,13 +323,16 @@ trait Tally {
     fn add(&mut self, side: Side, term: EvalTerm, points: i32);
 }
 
-/// Each side's sum over every term.
-struct Sums([i32; 2]);
+/// White's sum over every term less Black's, in one register: `points` of Black are
+/// subtracted without a branch or an indexed store.
+struct WhiteLessBlack(i32);
 
-impl Tally for Sums {
+impl Tally for WhiteLessBlack {
     #[inline(always)]
     fn add(&mut self, side: Side, _term: EvalTerm, points: i32) {
-        self.0[side.index()] += points;
+        // 0 for White, -1 (every bit) for Black: `points` or its negation.
+        let black = -(side.index() as i32);
+        self.0 += (points ^ black) - black;
     }
 }
 
@@ -403,11 +406,11 @@ impl Evaluator {
         pos: &Position,
         simd: Option<Avx2>,
     ) -> (Verdict, Bitboard) {
-        let mut sums = Sums([0; 2]);
+        let mut sums = WhiteLessBlack(0);
         let Some(cells) = self.tally(hot, pos, &mut sums, simd) else {
             return (Verdict::NoMoves, Bitboard::EMPTY);
         };
-        let mut white = sums.0[0] - sums.0[1];
+        let mut white = sums.0;
         if self.noise > 0 {
             white += self.noise_for(pos.hash());
         }
