@@ -739,9 +739,9 @@ impl Position {
             Action::Relocate { from, to } => {
                 let kind = self.kind_at(from);
                 self.hash ^= piece_key(me, kind, true, from) ^ piece_key(me, kind, false, from);
-                self.captured &= !from.bit();
+                self.captured = self.captured.and_not(from.bit());
                 self.move_piece(rules, me, kind, from, to);
-                if self.rules.relocations_interact() {
+                if rules.relocations_interact() {
                     captures = self.resolve_arrival(rules, to);
                 }
                 self.passes = 0;
