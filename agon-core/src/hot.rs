@@ -23,6 +23,13 @@ pub(crate) trait HotRules: Copy {
     /// Whether captured pieces are taken off the board (`relocation=removed`).
     fn removed(self) -> bool;
 
+    /// Whether relocations obey the intervention rule and capture
+    /// ([`Rules::relocations_interact`]: every rule set but `ludii`).
+    #[inline(always)]
+    fn relocations_interact(self) -> bool {
+        !self.ludii()
+    }
+
     /// Whether play avoids branches on random data at the price of instructions. Not a
     /// rule: the outcome is the same either way. No by default: an arrival's capture test
     /// starts with a quick pre-test (a flanker two cells away and an enemy piece next to

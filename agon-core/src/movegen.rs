@@ -50,6 +50,63 @@ fn relocation_targets(from: Cell, to: Bitboard, next_ring: bool) -> Bitboard {
     }
 }
 
+/// The relocations due in a position, as the sets of [`Kind::Relocation`].
+#[derive(Clone, Copy)]
+struct Relocations {
+    /// The captured pieces that may be relocated now.
+    from: Bitboard,
+    /// Their destinations, or their open cells when `next_ring` (see [`Kind::Relocation`]).
+    to: Bitboard,
+    next_ring: bool,
+}
+
+impl Relocations {
+    /// The relocations of `position`, whose side to move is in a relocation phase, under
+    /// the hot switches `hot` (those of the position).
+    #[inline(always)]
+    fn of_in(hot: impl HotRules, position: &Position) -> Relocations {
+        let me = position.to_move();
+        let mine_captured = position.side_pieces(me) & position.captured();
+        let queen = mine_captured & position.pieces(me, PieceKind::Queen);
+        // The queen first; otherwise any captured guard, the owner's choice.
+        let (kind, from) = if queen.any() {
+            (PieceKind::Queen, queen)
+        } else {
+            (PieceKind::Guard, mine_captured)
+        };
+        let open = position.relocation_open_cells_in(hot, kind);
+        let next_ring = position.rules().relocation() == Relocation::NextRing;
+        let to = if next_ring {
+            open
+        } else {
+            // One zone for every piece of `from`, whichever cell it stands on.
+            let any = from
+                .first()
+                .expect("the relocation phase has a captured piece");
+            open & position.relocation_zone(kind, any, open)
+        };
+        Relocations {
+            from,
+            to,
+            next_ring,
+        }
+    }
+
+    /// Whether there is a relocation.
+    #[inline(always)]
+    fn any(self) -> bool {
+        if self.next_ring {
+            let to = self.to;
+            self.from
+                .into_iter()
+                .map(|f| relocation_targets(f, to, true))
+                .any(Bitboard::any)
+        } else {
+            self.from.any() && self.to.any()
+        }
+    }
+}
+
 /// The steps of normal play as the few sets they come from, small enough to stay in
 /// registers: [`LegalActions::of`] spreads them into [`Kind::Normal`], and the fast paths
 /// ([`LegalActions::count_of`] for perft's bulk count, [`LegalActions::random_of`] for one
@@ -299,7 +356,7 @@ impl LegalActions {
                 }
                 Kind::Placement { kind, to }
             }
-            Phase::Relocation => LegalActions::relocations(position),
+            Phase::Relocation => LegalActions::relocations(hot, position),
             Phase::Normal => {
                 let steps = Steps::of_in(hot, position);
                 Kind::Normal {
@@ -337,17 +394,24 @@ impl LegalActions {
     /// registers, stopping at the first step found (the no-move rule's test).
     #[inline(always)]
     pub(crate) fn any_of_in(hot: impl HotRules, position: &Position) -> bool {
-        if position.phase() == Phase::Normal {
-            Steps::of_in(hot, position).any()
-        } else {
-            LegalActions::any_rare(position)
+        match position.phase() {
+            Phase::Normal => Steps::of_in(hot, position).any(),
+            Phase::Relocation => LegalActions::any_relocation(hot, position),
+            Phase::Placement => LegalActions::any_rare(hot, position),
         }
     }
 
-    /// [`LegalActions::any_of_in`] in a placement or relocation phase (out of line).
+    /// [`LegalActions::any_of_in`] in a relocation phase, from the relocations' sets
+    /// (out of line).
     #[inline(never)]
-    fn any_rare(position: &Position) -> bool {
-        LegalActions::of(position).any()
+    fn any_relocation(hot: impl HotRules, position: &Position) -> bool {
+        Relocations::of_in(hot, position).any()
+    }
+
+    /// [`LegalActions::any_of_in`] in a placement phase (out of line).
+    #[inline(never)]
+    fn any_rare(hot: impl HotRules, position: &Position) -> bool {
+        LegalActions::of_in(hot, position).any()
     }
 
     /// [`LegalActions::count_of`] in a placement or relocation phase (out of line).
@@ -390,30 +454,15 @@ impl LegalActions {
         LegalActions::of(position).random(rng)
     }
 
-    /// The relocations due in `position` (out of line: the rare phase stays out of the
-    /// hot path of normal play).
+    /// The relocations due in `position`, under the hot switches `hot` (out of line: the
+    /// rare phase stays out of the hot path of normal play).
     #[inline(never)]
-    fn relocations(position: &Position) -> Kind {
-        let me = position.to_move();
-        let mine_captured = position.side_pieces(me) & position.captured();
-        let queen = mine_captured & position.pieces(me, PieceKind::Queen);
-        // The queen first; otherwise any captured guard, the owner's choice.
-        let (kind, from) = if queen.any() {
-            (PieceKind::Queen, queen)
-        } else {
-            (PieceKind::Guard, mine_captured)
-        };
-        let open = position.relocation_open_cells(kind);
-        let next_ring = position.rules().relocation() == Relocation::NextRing;
-        let to = if next_ring {
-            open
-        } else {
-            // One zone for every piece of `from`, whichever cell it stands on.
-            let any = from
-                .first()
-                .expect("the relocation phase has a captured piece");
-            open & position.relocation_zone(kind, any, open)
-        };
+    fn relocations(hot: impl HotRules, position: &Position) -> Kind {
+        let Relocations {
+            from,
+            to,
+            next_ring,
+        } = Relocations::of_in(hot, position);
         Kind::Relocation {
             from,
             to,
@@ -473,12 +522,13 @@ impl LegalActions {
             Kind::Relocation {
                 from,
                 to,
-                next_ring: false,
-            } => from.any() && to.any(),
-            Kind::Relocation { from, to, .. } => from
-                .into_iter()
-                .map(|f| relocation_targets(f, to, true))
-                .any(Bitboard::any),
+                next_ring,
+            } => Relocations {
+                from,
+                to,
+                next_ring,
+            }
+            .any(),
             Kind::Normal {
                 guard_to,
                 queen_to,

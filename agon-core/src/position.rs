@@ -402,8 +402,14 @@ impl Position {
     /// none under `ludii`, whose relocations neither capture nor obey the rule.
     #[inline]
     pub fn relocation_intervention_cells(&self, side: Side) -> Bitboard {
-        if self.rules.relocations_interact() {
-            self.intervention_cells(side)
+        self.relocation_intervention_cells_in(self.rules, side)
+    }
+
+    /// [`Position::relocation_intervention_cells`] under the hot switches `rules`.
+    #[inline(always)]
+    fn relocation_intervention_cells_in(&self, rules: impl HotRules, side: Side) -> Bitboard {
+        if rules.relocations_interact() {
+            self.intervention_cells_in(rules, side)
         } else {
             Bitboard::EMPTY
         }
@@ -415,11 +421,22 @@ impl Position {
     /// queen, none refused by `relocate-throne=forbidden` or, under
     /// `queen-relocated-by=opponent`, between two pieces of her chooser (whatever the
     /// intervention setting).
+    #[inline]
     pub fn relocation_open_cells(&self, kind: PieceKind) -> Bitboard {
+        self.relocation_open_cells_in(self.rules, kind)
+    }
+
+    /// [`Position::relocation_open_cells`] under the hot switches `rules`.
+    #[inline(always)]
+    pub(crate) fn relocation_open_cells_in(
+        &self,
+        rules: impl HotRules,
+        kind: PieceKind,
+    ) -> Bitboard {
         let me = self.to_move;
         let mut open = self
             .empty_cells()
-            .and_not(self.relocation_intervention_cells(me));
+            .and_not(self.relocation_intervention_cells_in(rules, me));
         if kind == PieceKind::Queen {
             if self.rules.relocate_throne() == RelocateThrone::Forbidden {
                 open &= !Bitboard::THRONE;
@@ -739,9 +756,9 @@ impl Position {
             Action::Relocate { from, to } => {
                 let kind = self.kind_at(from);
                 self.hash ^= piece_key(me, kind, true, from) ^ piece_key(me, kind, false, from);
-                self.captured &= !from.bit();
+                self.captured = self.captured.and_not(from.bit());
                 self.move_piece(rules, me, kind, from, to);
-                if self.rules.relocations_interact() {
+                if rules.relocations_interact() {
                     captures = self.resolve_arrival(rules, to);
                 }
                 self.passes = 0;
