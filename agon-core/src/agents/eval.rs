@@ -450,7 +450,7 @@ impl Evaluator {
             Phase::Relocation => !guard_relocation_open(pos, &sides),
             Phase::Placement => true,
         };
-        if may_be_stuck && !hot.ludii() && !pos.legal().any() {
+        if may_be_stuck && !hot.ludii() && !crate::LegalActions::any_of_in(hot, pos) {
             return None;
         }
         let removed = hot.removed();
