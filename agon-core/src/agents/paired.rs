@@ -331,13 +331,18 @@ mod x86 {
         // from c when c is x's neighbour in direction d + 3 and the flanker is x's
         // neighbour in direction d.
         let arrivals = and(capture_cells, targets);
-        let mut victims = and(toward[0], shift::<0>(arrivals));
-        victims = or(victims, and(toward[1], shift::<1>(arrivals)));
-        victims = or(victims, and(toward[2], shift::<2>(arrivals)));
-        victims = or(victims, and(toward[3], shift::<3>(arrivals)));
-        victims = or(victims, and(toward[4], shift::<4>(arrivals)));
-        victims = or(victims, and(toward[5], shift::<5>(arrivals)));
-        let step_victims = and(victims, enemies);
+        // In many positions neither side can step to a capture cell: no victims to look for.
+        let step_victims = if _mm256_testz_si256(arrivals, arrivals) == 1 {
+            arrivals
+        } else {
+            let mut victims = and(toward[0], shift::<0>(arrivals));
+            victims = or(victims, and(toward[1], shift::<1>(arrivals)));
+            victims = or(victims, and(toward[2], shift::<2>(arrivals)));
+            victims = or(victims, and(toward[3], shift::<3>(arrivals)));
+            victims = or(victims, and(toward[4], shift::<4>(arrivals)));
+            victims = or(victims, and(toward[5], shift::<5>(arrivals)));
+            and(victims, enemies)
+        };
         PairedFeatures {
             targets: split(targets),
             guard_count,
