@@ -488,7 +488,7 @@ impl Evaluator {
                     formation += w.formation[done];
                 }
             } else if let Some(at) = pos.queen(side) {
-                relocations += self.captured_queen_value(pos, side, at);
+                relocations += self.captured_queen_value(pos, side, at, sides.open[side.index()]);
             }
             if (foe_queen & Bitboard::THRONE).any() {
                 formation += w.guard_ring1_throne_lost * ring1 as i32;
@@ -527,7 +527,7 @@ impl Evaluator {
                     Phase::Normal => sides.step_victims(pos, to_move),
                     _ => sides.victims(pos, to_move, cells),
                 };
-                let gain = self.best_victim(hot, pos, !to_move, victims);
+                let gain = self.best_victim(hot, pos, &sides, !to_move, victims);
                 tally.add(to_move, EvalTerm::Threats, gain * w.threat_to_move / 100);
             }
         }
@@ -535,7 +535,8 @@ impl Evaluator {
         if phase != Phase::Placement && w.threat_waiting != 0 {
             let cells = sides.capture_cells[waiting.index()] & steps[waiting.index()].targets;
             if cells.any() {
-                let gain = self.best_victim(hot, pos, to_move, sides.step_victims(pos, waiting));
+                let victims = sides.step_victims(pos, waiting);
+                let gain = self.best_victim(hot, pos, &sides, to_move, victims);
                 tally.add(waiting, EvalTerm::Threats, gain * w.threat_waiting / 100);
             }
         }
@@ -551,6 +552,7 @@ impl Evaluator {
         &self,
         hot: impl HotRules,
         pos: &Position,
+        sides: &features::BothSides,
         owner: Side,
         victims: Bitboard,
     ) -> i32 {
@@ -571,7 +573,8 @@ impl Evaluator {
             let loss = if removed {
                 w.queen_lost
             } else {
-                w.queen_ring[victim.ring() as usize] - self.captured_queen_value(pos, owner, victim)
+                w.queen_ring[victim.ring() as usize]
+                    - self.captured_queen_value(pos, owner, victim, sides.open[owner.index()])
             };
             best = best.max(loss);
         }
@@ -580,7 +583,13 @@ impl Evaluator {
 
     /// What a captured queen of `side` is worth: the ring value of the cell her chooser
     /// would pick, less the tempo her relocation costs.
-    fn captured_queen_value(&self, pos: &Position, side: Side, at: Cell) -> i32 {
+    ///
+    /// `open`: the cells `side`'s steps may end on ([`features::BothSides::open`]: empty,
+    /// and allowed by the intervention rule), which are her relocation's where relocations
+    /// interact (the intervention rule binds them as it binds steps; she stands on `at`, so
+    /// it is not among them). Out of line: queens are seldom captured.
+    #[inline(never)]
+    fn captured_queen_value(&self, pos: &Position, side: Side, at: Cell, open: Bitboard) -> i32 {
         let w = &self.weights;
         let rules = pos.rules();
         if rules.relocation() != Relocation::OuterRing {
@@ -590,11 +599,20 @@ impl Evaluator {
         if rules.queen_relocated_by() == QueenRelocatedBy::Opponent {
             return w.queen_ring[5] + w.captured_queen;
         }
-        let mut open = pos.empty_cells().without(at);
+        let mut open = if rules.relocations_interact() {
+            open
+        } else {
+            pos.empty_cells()
+        };
+        debug_assert_eq!(
+            open,
+            pos.empty_cells()
+                .without(at)
+                .and_not(pos.relocation_intervention_cells(side))
+        );
         if rules.relocate_throne() == RelocateThrone::Forbidden {
             open &= !Bitboard::THRONE;
         }
-        open &= !pos.relocation_intervention_cells(side);
         let best = (0..6).find(|&k| (open & RINGS[k]).any()).unwrap_or(5);
         w.queen_ring[best] + w.captured_queen
     }
