@@ -458,8 +458,8 @@ impl Evaluator {
             let s = side.index();
             let foe = !side;
             let guards = features::active_guards(pos, side);
-            let queen = features::active_queen(pos, side);
-            let foe_queen = features::active_queen(pos, foe);
+            let queen = sides.queens[side.index()];
+            let foe_queen = sides.queens[foe.index()];
             let ring1 = (guards & RINGS[1]).count() as usize;
             let mut progress = w.guard_ring[1] * ring1 as i32;
             for (k, ring) in RINGS.iter().enumerate().take(5).skip(2) {
@@ -474,7 +474,7 @@ impl Evaluator {
             // This side's active pieces on ring 1 (its guards counted there, perhaps its
             // queen): each costs the other side `enemy_on_ring1`.
             let mut on_ring1 = ring1 as i32;
-            if let Some(q) = queen.first() {
+            if let Some(q) = queen {
                 on_ring1 += i32::from(q.ring() == 1);
                 progress += w.queen_ring[q.ring() as usize];
                 if q.ring() == 0 {
@@ -490,7 +490,7 @@ impl Evaluator {
             } else if let Some(at) = pos.queen(side) {
                 relocations += self.captured_queen_value(pos, side, at, sides.open[side.index()]);
             }
-            if (foe_queen & Bitboard::THRONE).any() {
+            if foe_queen == Some(Cell::THRONE) {
                 formation += w.guard_ring1_throne_lost * ring1 as i32;
             }
             let captured_guards = pos.pieces(side, PieceKind::Guard) & pos.captured();

@@ -9,7 +9,8 @@
 use super::paired::Avx2;
 use crate::hot::HotRules;
 use crate::{
-    Bitboard, CaptureMode, Direction, Intervention, PieceKind, Position, QueenRelocatedBy, Side,
+    Bitboard, CaptureMode, Cell, Direction, Intervention, PieceKind, Position, QueenRelocatedBy,
+    Side,
 };
 
 /// Moves every cell of `bits` one step in direction `D`, by shifting the whole set.
@@ -147,6 +148,8 @@ pub(crate) struct BothSides {
     /// The cells each side's steps may end on as far as the cells go: empty, and allowed
     /// by the intervention rule ([`Position::step_open_cells_in`]).
     pub open: [Bitboard; 2],
+    /// Each side's active queen ([`active_queen`]).
+    pub queens: [Option<Cell>; 2],
     /// How the victims of arrivals are found.
     victims: Victims,
 }
@@ -183,6 +186,7 @@ impl BothSides {
                     .map(|side| steps_avoiding(pos, side, pos.intervention_cells_in(hot, side))),
                 capture_cells: Side::BOTH.map(|side| capture_cells(pos, side)),
                 open: Side::BOTH.map(|side| pos.step_open_cells_in(hot, side)),
+                queens: Side::BOTH.map(|side| active_queen(pos, side).first()),
                 victims: Victims::ByCell,
             };
         }
@@ -195,6 +199,7 @@ impl BothSides {
                 }),
                 capture_cells: found.capture_cells.map(Bitboard),
                 open: found.open.map(Bitboard),
+                queens: found.queens,
                 victims: Victims::Found(found.step_victims.map(Bitboard)),
             };
         }
@@ -234,6 +239,7 @@ impl BothSides {
             steps,
             capture_cells,
             open: [Bitboard(white_open), Bitboard(black_open)],
+            queens: Side::BOTH.map(|side| active_queen(pos, side).first()),
             victims: Victims::Toward(toward),
         }
     }
@@ -468,6 +474,8 @@ mod tests {
                         assert_eq!(both.steps[s].guard_count, alone.guard_count, "{rules}");
                         let open = pos.step_open_cells_in(rules, side);
                         assert_eq!(both.open[s], open, "{rules}\n{pos}");
+                        let queen = active_queen(&pos, side).first();
+                        assert_eq!(both.queens[s], queen, "{rules}\n{pos}");
                         let cells = capture_cells(&pos, side);
                         assert_eq!(both.capture_cells[s], cells, "{rules}\n{pos}");
                         for subset in [cells, Bitboard(cells.0 & cells.0.wrapping_neg())] {

@@ -18,7 +18,7 @@
 
 use super::eval::{Evaluator, Verdict};
 use crate::hot::HotRules;
-use crate::{Bitboard, Intervention, Position};
+use crate::{Bitboard, Cell, Intervention, Position};
 
 /// What [`Avx2::features`] finds, indexed by [`crate::Side::index`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +36,8 @@ pub(crate) struct PairedFeatures {
     /// The enemy pieces an arrival of each side on a capture cell it can step to (its
     /// capture cells among its step targets) would capture.
     pub step_victims: [u128; 2],
+    /// Each side's active queen.
+    pub queens: [Option<Cell>; 2],
 }
 
 /// Proof that this processor has AVX2: only [`Avx2::detect`] makes one.
@@ -128,7 +130,13 @@ struct Input {
     /// Where each side's active queen may step as far as the board goes (empty without
     /// one).
     queen_steps: [u128; 2],
+    /// The cell index of each side's active queen, [`NO_QUEEN`] without one.
+    queen_index: [u32; 2],
 }
+
+/// [`Input::queen_index`] of a side without an active queen: no cell has it, and its step
+/// set is empty.
+const NO_QUEEN: u32 = 127;
 
 impl Input {
     #[inline(always)]
@@ -143,26 +151,29 @@ impl Input {
         .0;
         // An index with no cell (and so no steps) when the side has no active queen:
         // `trailing_zeros` of an empty set is 128.
-        let queen_steps = sides.map(|side| {
-            let index = (side & queens & !captured).trailing_zeros().min(127);
-            crate::cell::GEOMETRY.step_mask[index as usize]
-        });
+        // Written out, not `map`ped: the compiler left `array::map` out of line here.
+        let queen_of = |side: u128| (side & queens & !captured).trailing_zeros().min(NO_QUEEN);
+        let queen_index = [queen_of(sides[0]), queen_of(sides[1])];
+        let steps_of = |index: u32| crate::cell::GEOMETRY.step_mask[index as usize];
+        let queen_steps = [steps_of(queen_index[0]), steps_of(queen_index[1])];
         Input {
             sides,
             captured,
             queens,
             queen_steps,
+            queen_index,
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Avx2, Input, PairedFeatures};
+    use super::{Avx2, Input, PairedFeatures, NO_QUEEN};
     use crate::agents::eval::{Evaluator, Verdict};
     use crate::cell::GEOMETRY;
     use crate::hot::HotRules;
     use crate::Bitboard;
+    use crate::Cell;
     use crate::Position;
     use std::arch::x86_64::*;
 
@@ -272,6 +283,12 @@ mod x86 {
         eval.white_and_capture_cells_with(hot, pos, Some(simd))
     }
 
+    /// The queen on the cell of index `index` ([`NO_QUEEN`]: none).
+    #[inline]
+    fn queen(index: u32) -> Option<Cell> {
+        (index != NO_QUEEN).then(|| Cell::from_index_unchecked(index as u8))
+    }
+
     /// [`super::Avx2::features`]; `ludii`: captured pieces flank; `forbidden`: the
     /// intervention rule forbids steps between two enemy flankers.
     #[inline]
@@ -349,6 +366,7 @@ mod x86 {
             capture_cells: split(capture_cells),
             open: split(open),
             step_victims: split(step_victims),
+            queens: [queen(input.queen_index[0]), queen(input.queen_index[1])],
         }
     }
 }
