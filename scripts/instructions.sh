@@ -99,27 +99,23 @@ engine_instructions() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$agon" engine <<<"$1" 2>&1 >/dev/null \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-base_engine=$(engine_instructions "position startpos")
-for search in "startpos:6" "startpos:8" "midgame:5" "midgame:7"; do
-    name=${search%:*}
-    depth=${search#*:}
-    position="position startpos"
-    [[ $name == midgame ]] && position="position startpos moves $midgame"
-    commands=$(printf '%s\ngo depth %s' "$position" "$depth")
-    nodes=$("$agon" engine <<<"$commands" | sed -n 's/^info .*nodes \([0-9]*\).*/\1/p' | tail -1)
-    total=$(engine_instructions "$commands")
-    echo "| \`agon engine\`: alpha-beta, $name, \`go depth $depth\` | $nodes nodes | $total | $(per "$total" "$base_engine" "$nodes") per node |"
-done
+# search_rows PREFIX SUFFIX: the four searches' rows, labelled with PREFIX before `agon` and
+# SUFFIX after the search (the caller's environment goes to every run).
+search_rows() {
+    local base name depth position commands nodes total
+    base=$(engine_instructions "position startpos")
+    for search in "startpos:6" "startpos:8" "midgame:5" "midgame:7"; do
+        name=${search%:*}
+        depth=${search#*:}
+        position="position startpos"
+        [[ $name == midgame ]] && position="position startpos moves $midgame"
+        commands=$(printf '%s\ngo depth %s' "$position" "$depth")
+        nodes=$("$agon" engine <<<"$commands" | sed -n 's/^info .*nodes \([0-9]*\).*/\1/p' | tail -1)
+        total=$(engine_instructions "$commands")
+        echo "| \`${1}agon engine\`: alpha-beta, $name, \`go depth $depth\`$2 | $nodes nodes | $total | $(per "$total" "$base" "$nodes") per node |"
+    done
+}
+search_rows "" ""
 # The same searches with the evaluation's features in general registers, as on processors
 # without AVX2 (agents/paired.rs: `Avx2::detect`; AGON_NO_AVX2 refuses it anywhere).
-base_engine=$(AGON_NO_AVX2=1 engine_instructions "position startpos")
-for search in "startpos:6" "startpos:8" "midgame:5" "midgame:7"; do
-    name=${search%:*}
-    depth=${search#*:}
-    position="position startpos"
-    [[ $name == midgame ]] && position="position startpos moves $midgame"
-    commands=$(printf '%s\ngo depth %s' "$position" "$depth")
-    nodes=$(AGON_NO_AVX2=1 "$agon" engine <<<"$commands" | sed -n 's/^info .*nodes \([0-9]*\).*/\1/p' | tail -1)
-    total=$(AGON_NO_AVX2=1 engine_instructions "$commands")
-    echo "| \`AGON_NO_AVX2=1 agon engine\`: alpha-beta, $name, \`go depth $depth\` (general registers) | $nodes nodes | $total | $(per "$total" "$base_engine" "$nodes") per node |"
-done
+AGON_NO_AVX2=1 search_rows "AGON_NO_AVX2=1 " " (general registers)"
