@@ -70,6 +70,11 @@ impl<H: HotRules> HotRules for BranchFree<H> {
     }
 
     #[inline(always)]
+    fn relocations_interact(self) -> bool {
+        self.0.relocations_interact()
+    }
+
+    #[inline(always)]
     fn branch_free(self) -> bool {
         true
     }
@@ -94,6 +99,11 @@ impl HotRules for Rules {
     #[inline(always)]
     fn removed(self) -> bool {
         self.relocation() == Relocation::Removed
+    }
+
+    #[inline(always)]
+    fn relocations_interact(self) -> bool {
+        Rules::relocations_interact(&self)
     }
 }
 
@@ -236,13 +246,15 @@ mod tests {
                 fixed.capture(),
                 fixed.intervention(),
                 fixed.ludii(),
-                fixed.removed()
+                fixed.removed(),
+                fixed.relocations_interact()
             ));
             let runtime = (
                 HotRules::capture(rules),
                 HotRules::intervention(rules),
                 HotRules::ludii(rules),
                 HotRules::removed(rules),
+                HotRules::relocations_interact(rules),
             );
             assert_eq!(fixed, runtime, "{rules}");
         }

@@ -458,7 +458,7 @@ impl Evaluator {
             let s = side.index();
             let foe = !side;
             let guards = features::active_guards(pos, side);
-            let queen = sides.queens[side.index()];
+            let queen = sides.queens[s];
             let foe_queen = sides.queens[foe.index()];
             let ring1 = (guards & RINGS[1]).count() as usize;
             let mut progress = w.guard_ring[1] * ring1 as i32;
@@ -488,7 +488,7 @@ impl Evaluator {
                     formation += w.formation[done];
                 }
             } else if let Some(at) = pos.queen(side) {
-                relocations += self.captured_queen_value(pos, side, at, sides.open[side.index()]);
+                relocations += self.captured_queen_value(pos, side, at, sides.open[s]);
             }
             if foe_queen == Some(Cell::THRONE) {
                 formation += w.guard_ring1_throne_lost * ring1 as i32;

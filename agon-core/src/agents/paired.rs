@@ -15,6 +15,8 @@
 //! each 128-bit lane, so White's and Black's sets never mix.
 //!
 //! [`Avx2::detect`] decides at run time: the build's baseline (x86-64-v2) has no AVX2.
+//! Where it finds AVX2, the whole evaluation runs in a copy compiled for AVX2
+//! ([`Avx2::evaluate`]), into which the features are inlined.
 
 use super::eval::{Evaluator, Verdict};
 use crate::hot::HotRules;
@@ -69,7 +71,7 @@ impl Avx2 {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) fn features(self, hot: impl HotRules, pos: &Position) -> PairedFeatures {
-        let input = Input::of(hot, pos);
+        let input = Input::of(pos);
         // SAFETY: `features_avx2` is compiled for AVX2, and an `Avx2` exists only where
         // `Avx2::detect` found AVX2 on this processor (its field is private, `detect` its
         // one maker). The function reads nothing but its argument.
@@ -140,7 +142,7 @@ const NO_QUEEN: u32 = 127;
 
 impl Input {
     #[inline(always)]
-    fn of(_hot: impl HotRules, pos: &Position) -> Input {
+    fn of(pos: &Position) -> Input {
         let sides = [
             pos.side_pieces(crate::Side::White).0,
             pos.side_pieces(crate::Side::Black).0,
