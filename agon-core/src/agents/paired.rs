@@ -91,7 +91,8 @@ impl Avx2 {
         unreachable!("no Avx2 exists off x86-64")
     }
 
-    /// `eval`'s [`Evaluator::white_and_capture_cells_with`] of `pos` with these features,
+    /// `eval`'s [`Evaluator::white_and_capture_cells_with`] of `pos` (given its pieces-only
+    /// terms `pieces`, if known) with these features,
     /// the whole evaluation compiled for AVX2 (so that the features are inlined into it
     /// rather than called, and the rest uses AVX2's three-operand instructions).
     #[cfg(target_arch = "x86_64")]
@@ -101,12 +102,16 @@ impl Avx2 {
         eval: &Evaluator,
         hot: impl HotRules,
         pos: &Position,
+        pieces: Option<i32>,
     ) -> (Verdict, Bitboard) {
         // SAFETY: `evaluate_avx2` is compiled for AVX2, and an `Avx2` exists only where
         // `Avx2::detect` found AVX2 on this processor. It reads only its arguments.
         #[allow(unsafe_code)]
         unsafe {
-            x86::evaluate_avx2(self, eval, hot, pos)
+            match pieces {
+                None => x86::evaluate_avx2::<false>(self, eval, hot, pos, 0),
+                Some(white) => x86::evaluate_avx2::<true>(self, eval, hot, pos, white),
+            }
         }
     }
 
@@ -117,6 +122,7 @@ impl Avx2 {
         _eval: &Evaluator,
         _hot: impl HotRules,
         _pos: &Position,
+        _pieces: Option<i32>,
     ) -> (Verdict, Bitboard) {
         unreachable!("no Avx2 exists off x86-64")
     }
@@ -274,15 +280,17 @@ mod x86 {
         split(v).map(u128::count_ones)
     }
 
-    /// [`super::Avx2::evaluate`].
+    /// [`super::Avx2::evaluate`], given the pieces-only terms `pieces` if `GIVEN` (a copy
+    /// for each case).
     #[target_feature(enable = "avx2")]
-    pub(super) fn evaluate_avx2(
+    pub(super) fn evaluate_avx2<const GIVEN: bool>(
         simd: Avx2,
         eval: &Evaluator,
         hot: impl HotRules,
         pos: &Position,
+        pieces: i32,
     ) -> (Verdict, Bitboard) {
-        eval.white_and_capture_cells_with(hot, pos, Some(simd))
+        eval.white_and_capture_cells_with(hot, pos, Some(simd), GIVEN.then_some(pieces))
     }
 
     /// The queen on the cell of index `index` ([`NO_QUEEN`]: none).

@@ -13,7 +13,9 @@ use crate::agents::features;
 use crate::agents::history::History;
 use crate::agents::terminal::{judge_in, Terminal};
 use crate::hot::{with_fixed_rules, HotRules};
-use crate::{Action, ActionList, Bitboard, Formation, Game, LegalActions, Phase, Position, Side};
+use crate::{
+    Action, ActionList, Bitboard, Cell, Formation, Game, LegalActions, Phase, Position, Side,
+};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -131,6 +133,13 @@ pub(crate) struct Searcher {
     /// [`Table`]).
     eval_cache: Vec<[u64; 4]>,
     eval_salt: u64,
+    /// The hash of a relocation's child and its pieces-only terms
+    /// ([`Evaluator::relocated_pieces_white`]), which its evaluation then need not
+    /// compute: most evaluations of a midgame search follow a relocation.
+    pieces_hint: (u64, i32),
+    /// The hash of the last parent of such a child and its pieces-only terms, if it has
+    /// them ([`Evaluator::pieces_white`]): one computation for all its children.
+    parent_pieces: (u64, Option<i32>),
     /// The table size asked for, in MB (searchers are reused only for the same size).
     hash_mb: usize,
     nodes: u64,
@@ -161,6 +170,8 @@ impl Searcher {
             root_side: Side::White,
             eval_cache: vec![[0; 4]; EVAL_CACHE / 2],
             eval_salt: 0,
+            pieces_hint: (0, 0),
+            parent_pieces: (0, None),
             hash_mb,
             nodes: 0,
             node_limit: u64::MAX,
@@ -174,6 +185,9 @@ impl Searcher {
     pub(crate) fn clear(&mut self) {
         self.tt.clear();
         self.eval_salt = tt::next_salt(self.eval_salt);
+        // The hints are worth the weights of the evaluation, which `reuse` may change.
+        self.pieces_hint = (0, 0);
+        self.parent_pieces = (0, None);
         self.ordering.clear();
     }
 
@@ -573,7 +587,11 @@ impl Searcher {
                 _ => self.lists[ply][i],
             };
             let mut child = *pos;
-            let taken = child.play_in(hot, action) & pos.side_pieces(!mover);
+            let played = child.play_in(hot, action);
+            let taken = played & pos.side_pieces(!mover);
+            if let Action::Relocate { from, to } = action {
+                self.note_relocation(hot, pos, &child, from, to, played);
+            }
             let score = match judge_in(hot, &child, mover, action, &self.history) {
                 Some(t) => self.terminal_score(t, me, ply + 1),
                 None => {
@@ -755,6 +773,38 @@ impl Searcher {
         }
     }
 
+    /// Notes the pieces-only terms of `child`, made from `parent` by relocating the piece
+    /// captured on `from` to `to`, which captured `captured`, for its evaluation
+    /// ([`Searcher::pieces_hint`]): when it captured nothing, they are the parent's
+    /// changed by the relocated guard.
+    #[inline(always)]
+    fn note_relocation(
+        &mut self,
+        hot: impl HotRules,
+        parent: &Position,
+        child: &Position,
+        from: Cell,
+        to: Cell,
+        captured: Bitboard,
+    ) {
+        if captured.any() {
+            return;
+        }
+        let key = parent.hash();
+        if self.parent_pieces.0 != key {
+            self.parent_pieces = (key, self.eval.pieces_white_of(hot, parent));
+        }
+        let Some(parent_white) = self.parent_pieces.1 else {
+            return;
+        };
+        if let Some(white) = self
+            .eval
+            .relocated_pieces_white(parent, parent_white, from, to)
+        {
+            self.pieces_hint = (child.hash(), white);
+        }
+    }
+
     /// The evaluation for `me`, through a small cache keyed by the position's hash, and,
     /// when it was computed rather than found, the capture cells of the side to move that
     /// came with it ([`Evaluator::white_and_capture_cells_in`]).
@@ -774,7 +824,8 @@ impl Searcher {
         } else if bucket[2] == tag {
             (bucket[3] as u32 as i32, None)
         } else {
-            let (verdict, cells) = self.eval.white_and_capture_cells_in(hot, pos);
+            let given = (self.pieces_hint.0 == key).then_some(self.pieces_hint.1);
+            let (verdict, cells) = self.eval.white_and_capture_cells_given(hot, pos, given);
             let v = match verdict {
                 Verdict::NoMoves => i32::MIN,
                 Verdict::Score(s) => s,
