@@ -46,12 +46,12 @@ impl Action {
         }
     }
 
-    /// The cell a step arrives on; `None` for any other action (what the step shortcut of
-    /// `Position::outcome_after_step_in` is told).
+    /// The cell a step or a relocation arrives on; `None` for placements and passes (what
+    /// the arrival shortcut of `Position::outcome_after_arrival_in` is told).
     #[inline]
-    pub(crate) fn step_destination(self) -> Option<Cell> {
+    pub(crate) fn arrival(self) -> Option<Cell> {
         match self {
-            Action::Step { to, .. } => Some(to),
+            Action::Step { to, .. } | Action::Relocate { to, .. } => Some(to),
             _ => None,
         }
     }

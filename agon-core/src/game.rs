@@ -203,10 +203,10 @@ impl Game {
         let captures = self.position.play_unchecked(action);
         self.plies.push(Ply { action, captures });
         let count = self.occurred.add(self.position.hash());
-        self.decided = self.position.outcome_after_step_in(
+        self.decided = self.position.outcome_after_arrival_in(
             self.position.rules(),
             mover,
-            action.step_destination(),
+            action.arrival(),
             || self.is_repetition_draw(count),
         );
         self.legal = OnceLock::new();

@@ -174,10 +174,10 @@ fn count<const BULK: bool>(
             path,
         };
         let captures = child.position.play_in(hot, action);
-        let step_to = action.step_destination();
+        let arrived_on = action.arrival();
         let ended = child
             .position
-            .outcome_after_step_in(hot, mover, step_to, || history.repeated(&child));
+            .outcome_after_arrival_in(hot, mover, arrived_on, || history.repeated(&child));
         if !BULK && depth == 1 {
             // A leaf: adjudicated as a game would (the no-move rule included), counted.
             let no_moves = ended.is_none()

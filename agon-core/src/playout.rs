@@ -350,7 +350,7 @@ fn lean_playout_in(
             }
         };
         plies += 1;
-        outcome = position.outcome_after_step_in(hot, mover, step_to, || {
+        outcome = position.outcome_after_arrival_in(hot, mover, step_to, || {
             limit.is_some_and(|limit| occurred.add(position.hash()) >= limit)
         });
     }

@@ -563,7 +563,7 @@ impl Position {
     /// only when nothing before decides), the `ludii` double pass. The one statement of
     /// this order: the start of a game, perft's general bulk path and the MCTS playouts
     /// ask it directly; [`crate::Game`], the random playouts, perft's walk and the agents'
-    /// judging through the step shortcut of `outcome_after_step_in`, which may skip the
+    /// judging through the arrival shortcut of `outcome_after_arrival_in`, which may skip the
     /// board's tests.
     #[inline]
     pub fn outcome_after_action(
@@ -585,22 +585,25 @@ impl Position {
         self.outcome_after_in(rules, mover, true, repeated)
     }
 
-    /// [`Position::outcome_after_action_in`] after an action of `mover` that was a step
-    /// arriving on `step_to`, or another action (`None`). After a step the mover's
-    /// formation can only have changed if it arrived on ring 1 or the throne: steps never
-    /// leave them (they go inward or along a ring), and the other side's actions neither
-    /// bring the mover's pieces in nor put them back in play; so a step farther out skips
+    /// [`Position::outcome_after_action_in`] after an action of `mover` that was a step or
+    /// a relocation arriving on `arrived_on`, or another action (`None`). The mover's
+    /// formation had not formed before (the game would have ended), and the other side's
+    /// actions neither bring the mover's pieces in nor put them back in play. After a step
+    /// or a relocation it can only have formed if the piece arrived on ring 1 or the
+    /// throne: steps never leave them (they go inward or along a ring), and a relocated
+    /// piece farther out changes neither the mover's guards on ring 1 nor its queen on the
+    /// throne (captures only take the other side's pieces). So an arrival farther out skips
     /// the formation test. Under `relocation=removed` every test is made (a capture can
     /// decide the game there).
     #[inline(always)]
-    pub(crate) fn outcome_after_step_in(
+    pub(crate) fn outcome_after_arrival_in(
         &self,
         rules: impl HotRules,
         mover: Side,
-        step_to: Option<Cell>,
+        arrived_on: Option<Cell>,
         repeated: impl FnOnce() -> bool,
     ) -> Option<Outcome> {
-        let board_may_decide = rules.removed() || step_to.is_none_or(|to| to.ring() <= 1);
+        let board_may_decide = rules.removed() || arrived_on.is_none_or(|to| to.ring() <= 1);
         debug_assert!(board_may_decide || self.formation_of_six(mover) == Formation::None);
         self.outcome_after_in(rules, mover, board_may_decide, repeated)
     }
@@ -1009,14 +1012,15 @@ mod tests {
             position.legal().for_each(|action| {
                 let mut next = position;
                 next.play_unchecked(action);
-                let step_to = action.step_destination();
+                let arrived_on = action.arrival();
                 for repeated in [false, true] {
                     let general = next.outcome_after_action(mover, || repeated);
-                    let shortcut = next.outcome_after_step_in(rules, mover, step_to, || repeated);
+                    let shortcut =
+                        next.outcome_after_arrival_in(rules, mover, arrived_on, || repeated);
                     assert_eq!(shortcut, general, "{action} in {position}");
                     decided += (general.is_some() && !repeated) as u32;
                 }
-                skipped += step_to.is_some_and(|to| to.ring() > 1) as u32;
+                skipped += arrived_on.is_some_and(|to| to.ring() > 1) as u32;
             });
         }
         assert!(decided > 100 && skipped > 10_000, "{decided} {skipped}");

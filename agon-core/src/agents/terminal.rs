@@ -28,7 +28,7 @@ pub(crate) fn judge(
 
 /// [`judge`] under the hot switches `hot` (those of the position's rules). After a step
 /// that ends beyond ring 1 the mover's formation is not tested: it cannot have changed
-/// ([`Position::outcome_after_step_in`]).
+/// ([`Position::outcome_after_arrival_in`]).
 #[inline(always)]
 pub(crate) fn judge_in(
     hot: impl HotRules,
@@ -37,9 +37,9 @@ pub(crate) fn judge_in(
     action: Action,
     history: &History,
 ) -> Option<Terminal> {
-    let step_to = action.step_destination();
+    let arrived_on = action.arrival();
     let outcome =
-        position.outcome_after_step_in(hot, mover, step_to, || history.is_draw(position))?;
+        position.outcome_after_arrival_in(hot, mover, arrived_on, || history.is_draw(position))?;
     Some(match outcome.result.winner() {
         Some(side) => Terminal::Win(side),
         None => Terminal::Draw,
