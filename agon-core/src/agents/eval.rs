@@ -360,9 +360,13 @@ macro_rules! side_pieces {
         let queen = $queens[s];
         let foe_queen = $queens[foe.index()];
         let ring1 = (guards & RINGS[1]).count() as usize;
-        let mut progress = w.guard_ring[1] * ring1 as i32;
-        for (k, ring) in RINGS.iter().enumerate().take(5).skip(2) {
-            progress += w.guard_ring[k] * (guards & *ring).count() as i32;
+        // Rings 1 to 4 as one product of four counts and weights, without iterator
+        // adapters (which were sometimes left out of line).
+        let count = |k: usize| (guards & RINGS[k]).count() as i32;
+        let counts = [ring1 as i32, count(2), count(3), count(4)];
+        let mut progress = 0;
+        for k in 0..4 {
+            progress += w.guard_ring[k + 1] * counts[k];
         }
         // The outer ring has no weight by default: no count then.
         if w.guard_ring[5] != 0 {
@@ -467,10 +471,24 @@ impl Evaluator {
         pos: &Position,
         pieces: Option<i32>,
     ) -> (Verdict, Bitboard) {
-        match self.simd {
-            Some(simd) => simd.evaluate(self, hot, pos, pieces),
-            None => self.white_and_capture_cells_with(hot, pos, None, pieces),
+        match (self.simd, pieces) {
+            (Some(simd), _) => simd.evaluate(self, hot, pos, pieces),
+            (None, None) => self.white_and_capture_cells_with(hot, pos, None, None),
+            (None, Some(white)) => self.white_and_capture_cells_given_scalar(hot, pos, white),
         }
+    }
+
+    /// [`Evaluator::white_and_capture_cells_given`] in general registers, given the
+    /// pieces-only terms: out of line, so that the search's quiescence function, into which
+    /// the evaluation without them is inlined, stays as small as it was.
+    #[inline(never)]
+    fn white_and_capture_cells_given_scalar(
+        &self,
+        hot: impl HotRules,
+        pos: &Position,
+        pieces: i32,
+    ) -> (Verdict, Bitboard) {
+        self.white_and_capture_cells_with(hot, pos, None, Some(pieces))
     }
 
     /// [`Evaluator::white_and_capture_cells_given`], with the features in AVX2 registers
