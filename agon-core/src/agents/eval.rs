@@ -913,6 +913,16 @@ mod tests {
         );
     }
 
+    /// The default evaluator, and the same with the features in general registers.
+    fn default_and_scalar() -> (Evaluator, Evaluator) {
+        let e = Evaluator::new(0, 0);
+        let scalar = Evaluator {
+            simd: None,
+            ..e.clone()
+        };
+        (e, scalar)
+    }
+
     /// The evaluation of random positions of every rule set: under the search's fixed
     /// switches as under the position's rules (score and capture cells), the breakdown
     /// summing to the score, and every verdict the one the evaluation gave before it was
@@ -920,11 +930,7 @@ mod tests {
     /// with the features in AVX2 registers (where the processor has them) as without.
     #[test]
     fn the_evaluation_is_unchanged_and_alike_under_fixed_switches() {
-        let e = Evaluator::new(0, 0);
-        let scalar = Evaluator {
-            simd: None,
-            ..e.clone()
-        };
+        let (e, scalar) = default_and_scalar();
         let mut fingerprint = 0u64;
         let mut threats = 0;
         for pos in crate::test_positions::random_positions(17, 8, 160) {
@@ -965,11 +971,7 @@ mod tests {
     /// AVX2.
     #[test]
     fn a_relocations_pieces_terms_follow_from_its_parents() {
-        let e = Evaluator::new(0, 0);
-        let scalar = Evaluator {
-            simd: None,
-            ..e.clone()
-        };
+        let (e, scalar) = default_and_scalar();
         let pieces_only = [
             EvalTerm::Progress,
             EvalTerm::Formation,
