@@ -27,8 +27,8 @@ pub(crate) fn judge(
 }
 
 /// [`judge`] under the hot switches `hot` (those of the position's rules). After a step
-/// that ends beyond ring 1 the mover's formation is not tested: it cannot have changed
-/// ([`Position::outcome_after_arrival_in`]).
+/// or a relocation that ends beyond ring 1 the mover's formation is not tested: it cannot
+/// have formed ([`Position::outcome_after_arrival_in`]).
 #[inline(always)]
 pub(crate) fn judge_in(
     hot: impl HotRules,

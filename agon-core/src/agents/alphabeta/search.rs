@@ -792,7 +792,7 @@ impl Searcher {
         }
         let key = parent.hash();
         if self.parent_pieces.0 != key {
-            self.parent_pieces = (key, self.eval.pieces_white_of(hot, parent));
+            self.parent_pieces = (key, self.eval.pieces_white(hot, parent));
         }
         let Some(parent_white) = self.parent_pieces.1 else {
             return;
