@@ -779,6 +779,52 @@ impl Position {
         captures
     }
 
+    /// The hash of the position after the side to move relocates its piece captured on
+    /// `from` to `to` ([`Position::play_unchecked`]), if that relocation surely captures
+    /// nothing: no piece of the other side, captured or not, stands next to `to` (every
+    /// capture takes a neighbour of the arriving piece, and the suicide rule needs two
+    /// flankers next to it). `None` otherwise. The relocation must be legal. The search
+    /// judges such a child by its hash, without playing it, when that is all it needs.
+    #[inline(always)]
+    pub(crate) fn quiet_relocation_hash(&self, from: Cell, to: Cell) -> Option<u64> {
+        let me = self.to_move;
+        if (to.neighbor_set() & self.sides[(!me).index()]).any() {
+            return None;
+        }
+        let kind = self.kind_at(from);
+        Some(
+            self.hash
+                ^ piece_key(me, kind, true, from)
+                ^ piece_key(me, kind, false, to)
+                ^ side_key(),
+        )
+    }
+
+    /// The position after the side to move relocates its piece captured on `from` to
+    /// `to`, a relocation whose [`Position::quiet_relocation_hash`] is `hash`: what
+    /// [`Position::play_unchecked`] gives, without looking for captures (there are none).
+    #[inline(always)]
+    pub(crate) fn quietly_relocated(&self, from: Cell, to: Cell, hash: u64) -> Position {
+        let me = self.to_move.index();
+        let change = from.bit() | to.bit();
+        let mut child = *self;
+        child.sides[me] ^= change;
+        if self.queens.contains(from) {
+            child.queens ^= change;
+        }
+        child.captured = self.captured.and_not(from.bit());
+        child.passes = 0;
+        child.to_move = !self.to_move;
+        child.hash = hash;
+        debug_assert_eq!(child, {
+            let mut played = *self;
+            played.play_unchecked(Action::Relocate { from, to });
+            played
+        });
+        debug_assert_eq!(child.hash, child.hash_from_scratch());
+        child
+    }
+
     /// The kind of the piece on `cell` (a guard if it holds no queen).
     #[inline]
     pub(crate) fn kind_at(&self, cell: Cell) -> PieceKind {
@@ -998,6 +1044,43 @@ mod tests {
     /// every legal action of random positions of every rule set: the quick normal-play test
     /// against [`Position::phase`], and the outcome after a step (which skips the formation
     /// test far from the throne) against [`Position::outcome_after_action`].
+    /// A relocation that the search may judge by its hash alone
+    /// ([`Position::quiet_relocation_hash`]) captures nothing, and its hash and
+    /// [`Position::quietly_relocated`] child are those of the played child; one refused has
+    /// a piece of the other side next to its destination. Random positions of every
+    /// single-switch variant and `ludii`.
+    #[test]
+    fn quiet_relocations_give_the_played_children() {
+        let (mut quiet, mut refused) = (0, 0);
+        for position in crate::test_positions::random_positions(43, 6, 400) {
+            let foes = position.side_pieces(!position.to_move());
+            position.legal().for_each(|action| {
+                let Action::Relocate { from, to } = action else {
+                    return;
+                };
+                let mut played = position;
+                let captured = played.play_unchecked(action);
+                match position.quiet_relocation_hash(from, to) {
+                    Some(hash) => {
+                        assert!(captured.is_empty(), "{action} in {position}");
+                        assert_eq!(hash, played.hash(), "{action} in {position}");
+                        let child = position.quietly_relocated(from, to, hash);
+                        assert_eq!(child, played, "{action} in {position}");
+                        assert_eq!(child.hash(), played.hash_from_scratch());
+                        assert_eq!(child.passes(), played.passes());
+                        assert_eq!(child.rules(), played.rules());
+                        quiet += 1;
+                    }
+                    None => {
+                        assert!((to.neighbor_set() & foes).any(), "{action} in {position}");
+                        refused += 1;
+                    }
+                }
+            });
+        }
+        assert!(quiet > 5_000 && refused > 500, "{quiet} {refused}");
+    }
+
     #[test]
     fn the_playout_shortcuts_agree_with_the_general_tests() {
         let (mut decided, mut skipped) = (0, 0);

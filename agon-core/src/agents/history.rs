@@ -2,7 +2,7 @@
 //! of the current search path, with a small counting filter so that the exact scan runs
 //! only when a repetition is possible.
 
-use crate::{Game, Position};
+use crate::{Game, Position, Rules};
 
 /// The positions of a game and of the search path below its current position.
 #[derive(Clone)]
@@ -60,14 +60,20 @@ impl History {
     /// (the root included), which the side that repeated could keep doing.
     #[inline]
     pub(crate) fn is_draw(&self, position: &Position) -> bool {
-        let hash = position.hash();
+        self.is_draw_of(position.hash(), position.rules())
+    }
+
+    /// [`History::is_draw`] of the position with the hash `hash` under `rules`, which the
+    /// search need not have played.
+    #[inline]
+    pub(crate) fn is_draw_of(&self, hash: u64, rules: Rules) -> bool {
         if self.counts[slot(hash)] == 0 {
             return false;
         }
         if self.hashes[self.root..].contains(&hash) {
             return true;
         }
-        match position.rules().repetition().limit() {
+        match rules.repetition().limit() {
             Some(n) => self.hashes.iter().filter(|&&h| h == hash).count() + 1 >= n as usize,
             None => false,
         }
@@ -82,7 +88,6 @@ fn slot(hash: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Rules;
 
     #[test]
     fn game_repetitions_and_path_cycles_are_draws() {

@@ -14,7 +14,8 @@ use crate::agents::history::History;
 use crate::agents::terminal::{judge_in, Terminal};
 use crate::hot::{with_fixed_rules, HotRules};
 use crate::{
-    Action, ActionList, Bitboard, Cell, Formation, Game, LegalActions, Phase, Position, Side,
+    Action, ActionList, Bitboard, Cell, Formation, Game, LegalActions, Phase, Position,
+    QueenRelocatedBy, Side,
 };
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -425,7 +426,7 @@ impl Searcher {
         (best, best_score, true)
     }
 
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
@@ -444,7 +445,23 @@ impl Searcher {
         }
     }
 
-    #[inline]
+    /// [`Searcher::search`] of a node at depth 1 whose side to move has a relocation due:
+    /// a copy that searches quiet relocations without playing them where it can
+    /// ([`Searcher::quiet_relocation_score`]), apart so that the other nodes' copy is
+    /// compiled as before.
+    #[inline(never)]
+    fn search_relocating(
+        &mut self,
+        hot: impl HotRules,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.search::<true>(hot, pos, 1, alpha, beta, ply)
+    }
+
+    #[inline(always)]
     fn node(
         &mut self,
         hot: impl HotRules,
@@ -456,8 +473,11 @@ impl Searcher {
     ) -> i32 {
         if depth <= 0 || ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
             self.quiesce(hot, pos, alpha, beta, ply, 0)
+        } else if depth == 1 && (pos.side_pieces(pos.to_move()) & pos.captured()).any() {
+            // A relocation whose children are at the quiescence horizon.
+            self.search_relocating(hot, pos, alpha, beta, ply)
         } else {
-            self.search(hot, pos, depth, alpha, beta, ply)
+            self.search::<false>(hot, pos, depth, alpha, beta, ply)
         }
     }
 
@@ -490,7 +510,7 @@ impl Searcher {
         }
     }
 
-    fn search(
+    fn search<const QUIET_RELOCATIONS: bool>(
         &mut self,
         hot: impl HotRules,
         pos: &Position,
@@ -586,28 +606,46 @@ impl Searcher {
                 _ if i >= quiet_from => self.scored[ply][i].1,
                 _ => self.lists[ply][i],
             };
-            let mut child = *pos;
-            let played = child.play_in(hot, action);
-            let taken = played & pos.side_pieces(!mover);
-            if let Action::Relocate { from, to } = action {
-                self.note_relocation(hot, pos, &child, from, to, played);
-            }
-            let score = match judge_in(hot, &child, mover, action, &self.history) {
-                Some(t) => self.terminal_score(t, me, ply + 1),
-                None => {
-                    let same = features::decider(&child) == me;
-                    let next = depth - 1;
-                    if i == 0 {
-                        self.child(hot, &child, next, alpha, beta, ply + 1, same)
-                    } else {
-                        let s = self.child(hot, &child, next, alpha, alpha + 1, ply + 1, same);
-                        if s > alpha && s < beta && !self.stopped {
-                            self.child(hot, &child, next, alpha, beta, ply + 1, same)
-                        } else {
-                            s
+            let (score, taken) = 'child: {
+                if let (true, Action::Relocate { from, to }) = (QUIET_RELOCATIONS, action) {
+                    {
+                        if let Some(quiet) = quiet_relocation(pos, from, to) {
+                            let score = self.quiet_relocation_score(
+                                hot,
+                                pos,
+                                quiet,
+                                i == 0,
+                                alpha,
+                                beta,
+                                ply,
+                            );
+                            break 'child (score, Bitboard::EMPTY);
                         }
                     }
                 }
+                let mut child = *pos;
+                let played = child.play_in(hot, action);
+                if let Action::Relocate { from, to } = action {
+                    self.note_relocation(hot, pos, &child, from, to, played);
+                }
+                let score = match judge_in(hot, &child, mover, action, &self.history) {
+                    Some(t) => self.terminal_score(t, me, ply + 1),
+                    None => {
+                        let same = features::decider(&child) == me;
+                        let next = depth - 1;
+                        if i == 0 {
+                            self.child(hot, &child, next, alpha, beta, ply + 1, same)
+                        } else {
+                            let s = self.child(hot, &child, next, alpha, alpha + 1, ply + 1, same);
+                            if s > alpha && s < beta && !self.stopped {
+                                self.child(hot, &child, next, alpha, beta, ply + 1, same)
+                            } else {
+                                s
+                            }
+                        }
+                    }
+                };
+                (score, played & pos.side_pieces(!mover))
             };
             if self.stopped {
                 self.history.pop();
@@ -808,7 +846,7 @@ impl Searcher {
     /// The evaluation for `me`, through a small cache keyed by the position's hash, and,
     /// when it was computed rather than found, the capture cells of the side to move that
     /// came with it ([`Evaluator::white_and_capture_cells_in`]).
-    #[inline]
+    #[inline(always)]
     fn evaluate(
         &mut self,
         hot: impl HotRules,
@@ -817,8 +855,7 @@ impl Searcher {
     ) -> (Verdict, Option<Bitboard>) {
         let key = pos.hash();
         let tag = key ^ self.eval_salt;
-        // The hash's top bits pick the bucket (the table uses its low bits).
-        let bucket = &mut self.eval_cache[(key >> 49) as usize & (EVAL_CACHE / 2 - 1)];
+        let bucket = &mut self.eval_cache[eval_bucket(key)];
         let (white, cells) = if bucket[0] == tag {
             (bucket[1] as u32 as i32, None)
         } else if bucket[2] == tag {
@@ -841,11 +878,115 @@ impl Searcher {
         (verdict, cells)
     }
 
+    /// The score at ply `ply`, within `alpha..beta`, of the quiet relocation `quiet` of
+    /// the side to move of `pos` ([`quiet_relocation`]), searched as the search loop
+    /// searches a child at the quiescence horizon (`first`: with the full window; else
+    /// with a null window first), without playing it where it can
+    /// ([`Searcher::relocated_quiesce`]). Out of line, so that the search's loop stays as
+    /// it was for the other actions.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn quiet_relocation_score(
+        &mut self,
+        hot: impl HotRules,
+        pos: &Position,
+        (from, to, hash): (Cell, Cell, u64),
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.history.is_draw_of(hash, pos.rules()) {
+            return self.terminal_score(Terminal::Draw, pos.to_move(), ply + 1);
+        }
+        let window = if first { beta } else { alpha + 1 };
+        let s = -self.relocated_quiesce(hot, pos, from, to, hash, -window, -alpha, ply + 1);
+        if !first && s > alpha && s < beta && !self.stopped {
+            -self.relocated_quiesce(hot, pos, from, to, hash, -beta, -alpha, ply + 1)
+        } else {
+            s
+        }
+    }
+
+    /// The quiescence search of the child of `parent` in which the side to move relocates
+    /// its piece captured on `from` to `to`, a relocation that captures nothing and ends
+    /// beyond ring 1 ([`quiet_relocation`]) and whose child has the hash `hash`: the same
+    /// node and result as [`Searcher::quiesce`] of the played child, which is played only
+    /// if its evaluation is not cached or does not end the node. Most nodes of a midgame
+    /// search are such children, and nearly all of them end on their cached evaluation.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn relocated_quiesce(
+        &mut self,
+        hot: impl HotRules,
+        parent: &Position,
+        from: Cell,
+        to: Cell,
+        hash: u64,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        // The child's side to move decides (the owner relocated).
+        if let Some(white) = self.cached_white(hash) {
+            if white == i32::MIN {
+                return -(WIN - ply as i32);
+            }
+            let stand = match parent.to_move() {
+                Side::White => -white,
+                Side::Black => white,
+            };
+            if !self.quiescence || stand >= beta {
+                return stand;
+            }
+        }
+        self.play_relocation_and_quiesce(hot, parent, from, to, hash, alpha, beta, ply)
+    }
+
+    /// The rest of [`Searcher::relocated_quiesce`], once the child must be played: out of
+    /// line, so that the common case stays small.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn play_relocation_and_quiesce(
+        &mut self,
+        hot: impl HotRules,
+        parent: &Position,
+        from: Cell,
+        to: Cell,
+        hash: u64,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let child = parent.quietly_relocated(from, to, hash);
+        self.note_relocation(hot, parent, &child, from, to, Bitboard::EMPTY);
+        self.quiesce_counted(hot, &child, alpha, beta, ply, 0)
+    }
+
+    /// The cached evaluation of the position with the hash `key`, from White's point of
+    /// view (`i32::MIN`: no legal action), if the cache has it.
+    #[inline(always)]
+    fn cached_white(&self, key: u64) -> Option<i32> {
+        let tag = key ^ self.eval_salt;
+        let bucket = &self.eval_cache[eval_bucket(key)];
+        if bucket[0] == tag {
+            Some(bucket[1] as u32 as i32)
+        } else if bucket[2] == tag {
+            Some(bucket[3] as u32 as i32)
+        } else {
+            None
+        }
+    }
+
     fn quiesce(
         &mut self,
         hot: impl HotRules,
         pos: &Position,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         q: usize,
@@ -854,6 +995,20 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
+        self.quiesce_counted(hot, pos, alpha, beta, ply, q)
+    }
+
+    /// [`Searcher::quiesce`] of a node already counted.
+    #[inline(always)]
+    fn quiesce_counted(
+        &mut self,
+        hot: impl HotRules,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        q: usize,
+    ) -> i32 {
         let me = features::decider(pos);
         let mover = pos.to_move();
         let (verdict, evaluated_cells) = self.evaluate(hot, pos, me);
@@ -927,6 +1082,28 @@ fn position_of(actions: &[Action], action: Action) -> Option<usize> {
             .iter()
             .position(|&a| matches!(a, Action::Step { from: f, to: t } if f == from && t == to)),
         _ => actions.iter().position(|&a| a == action),
+    }
+}
+
+/// The evaluation cache's bucket of a position's hash: its top bits (the table uses its
+/// low bits).
+#[inline(always)]
+fn eval_bucket(key: u64) -> usize {
+    (key >> 49) as usize & (EVAL_CACHE / 2 - 1)
+}
+
+/// `action`'s cells and its child's hash, if it is a relocation whose child the search may
+/// judge and search without playing it ([`Searcher::relocated_quiesce`]): it surely
+/// captures nothing ([`Position::quiet_relocation_hash`]), it ends beyond ring 1 (so the
+/// board cannot decide the game: only a repetition can end it), and the owner relocates
+/// (so the child's side to move decides).
+#[inline(always)]
+fn quiet_relocation(pos: &Position, from: Cell, to: Cell) -> Option<(Cell, Cell, u64)> {
+    if to.ring() >= 2 && pos.rules().queen_relocated_by() == QueenRelocatedBy::Owner {
+        pos.quiet_relocation_hash(from, to)
+            .map(|hash| (from, to, hash))
+    } else {
+        None
     }
 }
 
