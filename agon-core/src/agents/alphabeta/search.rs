@@ -843,6 +843,27 @@ impl Searcher {
         }
     }
 
+    /// The pieces-only terms of the child of `parent` in which the side to move relocates
+    /// the piece captured on `from` to `to`, capturing nothing, if they follow from the
+    /// parent's ([`Evaluator::relocated_pieces_white`]; the parent's are computed once for
+    /// all its children).
+    #[inline(always)]
+    fn relocated_pieces(
+        &mut self,
+        hot: impl HotRules,
+        parent: &Position,
+        from: Cell,
+        to: Cell,
+    ) -> Option<i32> {
+        let key = parent.hash();
+        if self.parent_pieces.0 != key {
+            self.parent_pieces = (key, self.eval.pieces_white(hot, parent));
+        }
+        let parent_white = self.parent_pieces.1?;
+        self.eval
+            .relocated_pieces_white(parent, parent_white, from, to)
+    }
+
     /// The evaluation for `me`, through a small cache keyed by the position's hash, and,
     /// when it was computed rather than found, the capture cells of the side to move that
     /// came with it ([`Evaluator::white_and_capture_cells_in`]).
@@ -863,10 +884,7 @@ impl Searcher {
         } else {
             let given = (self.pieces_hint.0 == key).then_some(self.pieces_hint.1);
             let (verdict, cells) = self.eval.white_and_capture_cells_given(hot, pos, given);
-            let v = match verdict {
-                Verdict::NoMoves => i32::MIN,
-                Verdict::Score(s) => s,
-            };
+            let v = cached_form(verdict);
             *bucket = [tag, v as u32 as u64, bucket[0], bucket[1]];
             (v, Some(cells))
         };
@@ -884,7 +902,7 @@ impl Searcher {
     /// with a null window first), without playing it where it can
     /// ([`Searcher::relocated_quiesce`]). Out of line, so that the search's loop stays as
     /// it was for the other actions.
-    #[inline(never)]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn quiet_relocation_score(
         &mut self,
@@ -931,24 +949,56 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
+        let white = match self.cached_white(hash) {
+            Some(white) => white,
+            None => self.evaluate_relocated(hot, parent, from, to, hash),
+        };
         // The child's side to move decides (the owner relocated).
-        if let Some(white) = self.cached_white(hash) {
-            if white == i32::MIN {
-                return -(WIN - ply as i32);
-            }
-            let stand = match parent.to_move() {
-                Side::White => -white,
-                Side::Black => white,
-            };
-            if !self.quiescence || stand >= beta {
-                return stand;
-            }
+        if white == i32::MIN {
+            return -(WIN - ply as i32);
+        }
+        let stand = match parent.to_move() {
+            Side::White => -white,
+            Side::Black => white,
+        };
+        if !self.quiescence || stand >= beta {
+            return stand;
         }
         self.play_relocation_and_quiesce(hot, parent, from, to, hash, alpha, beta, ply)
     }
 
-    /// The rest of [`Searcher::relocated_quiesce`], once the child must be played: out of
-    /// line, so that the common case stays small.
+    /// Evaluates the child of `parent` in which its side to move quietly relocates the
+    /// piece captured on `from` to `to` (the child's hash is `hash`), with its pieces-only
+    /// terms taken from the parent's where they can be, and caches the evaluation: White's
+    /// score, `i32::MIN` without a legal action. Out of line, as every evaluation.
+    #[inline(never)]
+    fn evaluate_relocated(
+        &mut self,
+        hot: impl HotRules,
+        parent: &Position,
+        from: Cell,
+        to: Cell,
+        hash: u64,
+    ) -> i32 {
+        let child = parent.quietly_relocated(from, to, hash);
+        let given = self.relocated_pieces(hot, parent, from, to);
+        let (verdict, _) = self.eval.white_and_capture_cells_given(hot, &child, given);
+        let white = cached_form(verdict);
+        self.cache_white(hash, white);
+        white
+    }
+
+    /// Caches White's score `white` (`i32::MIN`: no legal action) of the position with the
+    /// hash `key`, as the newer of its bucket.
+    #[inline(always)]
+    fn cache_white(&mut self, key: u64, white: i32) {
+        let bucket = &mut self.eval_cache[eval_bucket(key)];
+        *bucket = [key ^ self.eval_salt, white as u32 as u64, bucket[0], bucket[1]];
+    }
+
+    /// The rest of [`Searcher::relocated_quiesce`] when the child's evaluation does not
+    /// end the node (it is cached by then): the child is played and searched for
+    /// captures. Out of line: few such children go on.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn play_relocation_and_quiesce(
@@ -963,7 +1013,6 @@ impl Searcher {
         ply: usize,
     ) -> i32 {
         let child = parent.quietly_relocated(from, to, hash);
-        self.note_relocation(hot, parent, &child, from, to, Bitboard::EMPTY);
         self.quiesce_counted(hot, &child, alpha, beta, ply, 0)
     }
 
@@ -1082,6 +1131,16 @@ fn position_of(actions: &[Action], action: Action) -> Option<usize> {
             .iter()
             .position(|&a| matches!(a, Action::Step { from: f, to: t } if f == from && t == to)),
         _ => actions.iter().position(|&a| a == action),
+    }
+}
+
+/// A verdict as the evaluation cache holds it: White's score, `i32::MIN` without a legal
+/// action.
+#[inline(always)]
+fn cached_form(verdict: Verdict) -> i32 {
+    match verdict {
+        Verdict::NoMoves => i32::MIN,
+        Verdict::Score(s) => s,
     }
 }
 
