@@ -61,10 +61,11 @@ const fn build_keys() -> Keys {
 
 pub(crate) static KEYS: Keys = build_keys();
 
-/// The key of one piece on one cell.
+/// The key of one piece on one cell (its index masked to 127, which it never exceeds, so
+/// that the lookup needs no bounds check).
 #[inline]
 pub(crate) fn piece_key(side: Side, kind: PieceKind, captured: bool, cell: Cell) -> u64 {
-    KEYS.piece[side.index()][kind.index()][captured as usize][cell.index()]
+    KEYS.piece[side.index()][kind.index()][captured as usize][cell.index() & 127]
 }
 
 /// The key of `count` pieces of a kind in a side's hand (0 for none).

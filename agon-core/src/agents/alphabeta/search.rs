@@ -132,7 +132,7 @@ pub(crate) struct Searcher {
     /// another of its bucket is still found. Zeroed memory, so a new cache costs nothing
     /// until it is used, and a new salt empties it (as the table's salt does, see
     /// [`Table`]).
-    eval_cache: Vec<[u64; 4]>,
+    eval_cache: Box<[[u64; 4]; EVAL_CACHE / 2]>,
     eval_salt: u64,
     /// The hash of a relocation's child and its pieces-only terms
     /// ([`Evaluator::relocated_pieces_white`]), which its evaluation then need not
@@ -169,7 +169,12 @@ impl Searcher {
             quiescence,
             contempt,
             root_side: Side::White,
-            eval_cache: vec![[0; 4]; EVAL_CACHE / 2],
+            // Zeroed by the allocator, and a fixed size, so that lookups need no bounds
+            // check.
+            eval_cache: vec![[0; 4]; EVAL_CACHE / 2]
+                .into_boxed_slice()
+                .try_into()
+                .expect("the cache's size"),
             eval_salt: 0,
             pieces_hint: (0, 0),
             parent_pieces: (0, None),
@@ -993,7 +998,12 @@ impl Searcher {
     #[inline(always)]
     fn cache_white(&mut self, key: u64, white: i32) {
         let bucket = &mut self.eval_cache[eval_bucket(key)];
-        *bucket = [key ^ self.eval_salt, white as u32 as u64, bucket[0], bucket[1]];
+        *bucket = [
+            key ^ self.eval_salt,
+            white as u32 as u64,
+            bucket[0],
+            bucket[1],
+        ];
     }
 
     /// The rest of [`Searcher::relocated_quiesce`] when the child's evaluation does not
