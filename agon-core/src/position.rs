@@ -800,29 +800,31 @@ impl Position {
         )
     }
 
-    /// The position after the side to move relocates its piece captured on `from` to
-    /// `to`, a relocation whose [`Position::quiet_relocation_hash`] is `hash`: what
-    /// [`Position::play_unchecked`] gives, without looking for captures (there are none).
+    /// Relocates the side to move's piece captured on `from` to `to`, a relocation whose
+    /// [`Position::quiet_relocation_hash`] is `hash`: what [`Position::play_unchecked`]
+    /// does, without looking for captures (there are none).
     #[inline(always)]
-    pub(crate) fn quietly_relocated(&self, from: Cell, to: Cell, hash: u64) -> Position {
-        let me = self.to_move.index();
-        let change = from.bit() | to.bit();
-        let mut child = *self;
-        child.sides[me] ^= change;
-        if self.queens.contains(from) {
-            child.queens ^= change;
-        }
-        child.captured = self.captured.and_not(from.bit());
-        child.passes = 0;
-        child.to_move = !self.to_move;
-        child.hash = hash;
-        debug_assert_eq!(child, {
+    pub(crate) fn relocate_quietly(&mut self, from: Cell, to: Cell, hash: u64) {
+        #[cfg(debug_assertions)]
+        let played = {
             let mut played = *self;
             played.play_unchecked(Action::Relocate { from, to });
             played
-        });
-        debug_assert_eq!(child.hash, child.hash_from_scratch());
-        child
+        };
+        let change = from.bit() | to.bit();
+        self.sides[self.to_move.index()] ^= change;
+        if self.queens.contains(from) {
+            self.queens ^= change;
+        }
+        self.captured = self.captured.and_not(from.bit());
+        self.passes = 0;
+        self.to_move = !self.to_move;
+        self.hash = hash;
+        #[cfg(debug_assertions)]
+        {
+            assert_eq!(*self, played);
+            assert_eq!(self.hash, self.hash_from_scratch());
+        }
     }
 
     /// The kind of the piece on `cell` (a guard if it holds no queen).
@@ -1046,7 +1048,7 @@ mod tests {
     /// test far from the throne) against [`Position::outcome_after_action`].
     /// A relocation that the search may judge by its hash alone
     /// ([`Position::quiet_relocation_hash`]) captures nothing, and its hash and
-    /// [`Position::quietly_relocated`] child are those of the played child; one refused has
+    /// [`Position::relocate_quietly`] child are those of the played child; one refused has
     /// a piece of the other side next to its destination. Random positions of every
     /// single-switch variant and `ludii`.
     #[test]
@@ -1064,7 +1066,8 @@ mod tests {
                     Some(hash) => {
                         assert!(captured.is_empty(), "{action} in {position}");
                         assert_eq!(hash, played.hash(), "{action} in {position}");
-                        let child = position.quietly_relocated(from, to, hash);
+                        let mut child = position;
+                        child.relocate_quietly(from, to, hash);
                         assert_eq!(child, played, "{action} in {position}");
                         assert_eq!(child.hash(), played.hash_from_scratch());
                         assert_eq!(child.passes(), played.passes());

@@ -450,7 +450,8 @@ impl Searcher {
         }
     }
 
-    /// [`Searcher::search`] of a node at depth 1 whose side to move has a relocation due:
+    /// [`Searcher::search`] of a node at depth 1 whose side to move has a relocation due
+    /// and relocates its own pieces (`queen-relocated-by=owner`):
     /// a copy that searches quiet relocations without playing them where it can
     /// ([`Searcher::quiet_relocation_score`]), apart so that the other nodes' copy is
     /// compiled as before.
@@ -478,8 +479,11 @@ impl Searcher {
     ) -> i32 {
         if depth <= 0 || ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
             self.quiesce(hot, pos, alpha, beta, ply, 0)
-        } else if depth == 1 && (pos.side_pieces(pos.to_move()) & pos.captured()).any() {
-            // A relocation whose children are at the quiescence horizon.
+        } else if depth == 1
+            && (pos.side_pieces(pos.to_move()) & pos.captured()).any()
+            && pos.rules().queen_relocated_by() == QueenRelocatedBy::Owner
+        {
+            // A relocation by its owner whose children are at the quiescence horizon.
             self.search_relocating(hot, pos, alpha, beta, ply)
         } else {
             self.search::<false>(hot, pos, depth, alpha, beta, ply)
@@ -985,7 +989,8 @@ impl Searcher {
         to: Cell,
         hash: u64,
     ) -> i32 {
-        let child = parent.quietly_relocated(from, to, hash);
+        let mut child = *parent;
+        child.relocate_quietly(from, to, hash);
         let given = self.relocated_pieces(hot, parent, from, to);
         let (verdict, _) = self.eval.white_and_capture_cells_given(hot, &child, given);
         let white = cached_form(verdict);
@@ -1022,7 +1027,8 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let child = parent.quietly_relocated(from, to, hash);
+        let mut child = *parent;
+        child.relocate_quietly(from, to, hash);
         self.quiesce_counted(hot, &child, alpha, beta, ply, 0)
     }
 
@@ -1164,11 +1170,13 @@ fn eval_bucket(key: u64) -> usize {
 /// `action`'s cells and its child's hash, if it is a relocation whose child the search may
 /// judge and search without playing it ([`Searcher::relocated_quiesce`]): it surely
 /// captures nothing ([`Position::quiet_relocation_hash`]), it ends beyond ring 1 (so the
-/// board cannot decide the game: only a repetition can end it), and the owner relocates
-/// (so the child's side to move decides).
+/// board cannot decide the game: only a repetition can end it). The owner must relocate
+/// (so that the child's side to move decides): [`Searcher::search_relocating`], the one
+/// caller, is only called then.
 #[inline(always)]
 fn quiet_relocation(pos: &Position, from: Cell, to: Cell) -> Option<(Cell, Cell, u64)> {
-    if to.ring() >= 2 && pos.rules().queen_relocated_by() == QueenRelocatedBy::Owner {
+    debug_assert_eq!(pos.rules().queen_relocated_by(), QueenRelocatedBy::Owner);
+    if to.ring() >= 2 {
         pos.quiet_relocation_hash(from, to)
             .map(|hash| (from, to, hash))
     } else {
