@@ -917,19 +917,19 @@ impl Searcher {
         &mut self,
         hot: impl HotRules,
         pos: &Position,
-        (from, to, hash): (Cell, Cell, u64),
+        quiet: QuietRelocation,
         first: bool,
         alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
-        if self.history.is_draw_of(hash, pos.rules()) {
+        if self.history.is_draw_of(quiet.hash, pos.rules()) {
             return self.terminal_score(Terminal::Draw, pos.to_move(), ply + 1);
         }
         let window = if first { beta } else { alpha + 1 };
-        let s = -self.relocated_quiesce(hot, pos, from, to, hash, -window, -alpha, ply + 1);
+        let s = -self.relocated_quiesce(hot, pos, quiet, -window, -alpha, ply + 1);
         if !first && s > alpha && s < beta && !self.stopped {
-            -self.relocated_quiesce(hot, pos, from, to, hash, -beta, -alpha, ply + 1)
+            -self.relocated_quiesce(hot, pos, quiet, -beta, -alpha, ply + 1)
         } else {
             s
         }
@@ -942,14 +942,11 @@ impl Searcher {
     /// if its evaluation is not cached or does not end the node. Most nodes of a midgame
     /// search are such children, and nearly all of them end on their cached evaluation.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn relocated_quiesce(
         &mut self,
         hot: impl HotRules,
         parent: &Position,
-        from: Cell,
-        to: Cell,
-        hash: u64,
+        quiet: QuietRelocation,
         alpha: i32,
         beta: i32,
         ply: usize,
@@ -958,9 +955,9 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        let white = match self.cached_white(hash) {
+        let white = match self.cached_white(quiet.hash) {
             Some(white) => white,
-            None => self.evaluate_relocated(hot, parent, from, to, hash),
+            None => self.evaluate_relocated(hot, parent, quiet),
         };
         // The child's side to move decides (the owner relocated).
         if white == i32::MIN {
@@ -973,7 +970,7 @@ impl Searcher {
         if !self.quiescence || stand >= beta {
             return stand;
         }
-        self.play_relocation_and_quiesce(hot, parent, from, to, hash, alpha, beta, ply)
+        self.play_relocation_and_quiesce(hot, parent, quiet, alpha, beta, ply)
     }
 
     /// Evaluates the child of `parent` in which its side to move quietly relocates the
@@ -985,9 +982,7 @@ impl Searcher {
         &mut self,
         hot: impl HotRules,
         parent: &Position,
-        from: Cell,
-        to: Cell,
-        hash: u64,
+        QuietRelocation { from, to, hash }: QuietRelocation,
     ) -> i32 {
         let mut child = *parent;
         child.relocate_quietly(from, to, hash);
@@ -1015,14 +1010,11 @@ impl Searcher {
     /// end the node (it is cached by then): the child is played and searched for
     /// captures. Out of line: few such children go on.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
     fn play_relocation_and_quiesce(
         &mut self,
         hot: impl HotRules,
         parent: &Position,
-        from: Cell,
-        to: Cell,
-        hash: u64,
+        QuietRelocation { from, to, hash }: QuietRelocation,
         alpha: i32,
         beta: i32,
         ply: usize,
@@ -1167,18 +1159,26 @@ fn eval_bucket(key: u64) -> usize {
     (key >> 49) as usize & (EVAL_CACHE / 2 - 1)
 }
 
-/// `action`'s cells and its child's hash, if it is a relocation whose child the search may
-/// judge and search without playing it ([`Searcher::relocated_quiesce`]): it surely
-/// captures nothing ([`Position::quiet_relocation_hash`]), it ends beyond ring 1 (so the
-/// board cannot decide the game: only a repetition can end it). The owner must relocate
-/// (so that the child's side to move decides): [`Searcher::search_relocating`], the one
-/// caller, is only called then.
+/// A relocation whose child the search may judge and search without playing it
+/// ([`Searcher::relocated_quiesce`]): the cells of the relocated piece and the child's hash.
+#[derive(Clone, Copy, Debug)]
+struct QuietRelocation {
+    from: Cell,
+    to: Cell,
+    hash: u64,
+}
+
+/// The relocation `from`-`to` of the side to move of `pos` as a [`QuietRelocation`], if it
+/// is one: it surely captures nothing ([`Position::quiet_relocation_hash`]) and it ends
+/// beyond ring 1 (so the board cannot decide the game: only a repetition can end it). The
+/// owner must relocate (so that the child's side to move decides):
+/// [`Searcher::search_relocating`], the one caller, is only called then.
 #[inline(always)]
-fn quiet_relocation(pos: &Position, from: Cell, to: Cell) -> Option<(Cell, Cell, u64)> {
+fn quiet_relocation(pos: &Position, from: Cell, to: Cell) -> Option<QuietRelocation> {
     debug_assert_eq!(pos.rules().queen_relocated_by(), QueenRelocatedBy::Owner);
     if to.ring() >= 2 {
         pos.quiet_relocation_hash(from, to)
-            .map(|hash| (from, to, hash))
+            .map(|hash| QuietRelocation { from, to, hash })
     } else {
         None
     }
