@@ -617,19 +617,10 @@ impl Searcher {
             };
             let (score, taken) = 'child: {
                 if let (true, Action::Relocate { from, to }) = (QUIET_RELOCATIONS, action) {
-                    {
-                        if let Some(quiet) = quiet_relocation(pos, from, to) {
-                            let score = self.quiet_relocation_score(
-                                hot,
-                                pos,
-                                quiet,
-                                i == 0,
-                                alpha,
-                                beta,
-                                ply,
-                            );
-                            break 'child (score, Bitboard::EMPTY);
-                        }
+                    if let Some(quiet) = quiet_relocation(pos, from, to) {
+                        let score =
+                            self.quiet_relocation_score(hot, pos, quiet, i == 0, alpha, beta, ply);
+                        break 'child (score, Bitboard::EMPTY);
                     }
                 }
                 let mut child = *pos;
@@ -909,8 +900,8 @@ impl Searcher {
     /// the side to move of `pos` ([`quiet_relocation`]), searched as the search loop
     /// searches a child at the quiescence horizon (`first`: with the full window; else
     /// with a null window first), without playing it where it can
-    /// ([`Searcher::relocated_quiesce`]). Out of line, so that the search's loop stays as
-    /// it was for the other actions.
+    /// ([`Searcher::relocated_quiesce`]). Inlined into the relocation copy of the search,
+    /// its one caller.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn quiet_relocation_score(
@@ -935,11 +926,11 @@ impl Searcher {
         }
     }
 
-    /// The quiescence search of the child of `parent` in which the side to move relocates
-    /// its piece captured on `from` to `to`, a relocation that captures nothing and ends
-    /// beyond ring 1 ([`quiet_relocation`]) and whose child has the hash `hash`: the same
-    /// node and result as [`Searcher::quiesce`] of the played child, which is played only
-    /// if its evaluation is not cached or does not end the node. Most nodes of a midgame
+    /// The quiescence search of the child of `parent` made by the quiet relocation `quiet`
+    /// of its side to move (it captures nothing and ends beyond ring 1:
+    /// [`quiet_relocation`]): the same node and result as [`Searcher::quiesce`] of the
+    /// played child, which is built only if its evaluation is not cached or does not end
+    /// the node. Most nodes of a midgame
     /// search are such children, and nearly all of them end on their cached evaluation.
     #[inline(always)]
     fn relocated_quiesce(
@@ -973,7 +964,7 @@ impl Searcher {
         self.play_relocation_and_quiesce(hot, parent, quiet, alpha, beta, ply)
     }
 
-    /// Evaluates the child of `parent` in which its side to move quietly relocates the
+    /// Evaluates the child of `parent` made by the quiet relocation of its side to move's
     /// piece captured on `from` to `to` (the child's hash is `hash`), with its pieces-only
     /// terms taken from the parent's where they can be, and caches the evaluation: White's
     /// score, `i32::MIN` without a legal action. Out of line, as every evaluation.
