@@ -814,7 +814,9 @@ impl Searcher {
     /// Notes the pieces-only terms of `child`, made from `parent` by relocating the piece
     /// captured on `from` to `to`, which captured `captured`, for its evaluation
     /// ([`Searcher::pieces_hint`]): when it captured nothing, they are the parent's
-    /// changed by the relocated guard.
+    /// changed by the relocated guard. The lines of [`Searcher::relocated_pieces`] written
+    /// out: calling it here, inlined or not, made the search's loop dearer for every node
+    /// (docs/performance.md, the fourteenth round).
     #[inline(always)]
     fn note_relocation(
         &mut self,
@@ -866,7 +868,10 @@ impl Searcher {
 
     /// The evaluation for `me`, through a small cache keyed by the position's hash, and,
     /// when it was computed rather than found, the capture cells of the side to move that
-    /// came with it ([`Evaluator::white_and_capture_cells_in`]).
+    /// came with it ([`Evaluator::white_and_capture_cells_in`]). Its probe and store are
+    /// [`Searcher::cached_white`]'s and [`Searcher::cache_white`]'s written out on the one
+    /// bucket: through them the quiescence search, which inlines this, measured 4
+    /// instructions a node dearer at the start.
     #[inline(always)]
     fn evaluate(
         &mut self,
